@@ -1,0 +1,36 @@
+/**
+ * Token usage. Input `total` includes cached tokens; output `total` includes reasoning tokens
+ * (PROTOCOLS.md §7.6). A count the upstream did not report stays undefined.
+ */
+export interface Usage {
+  input: { total?: number; noCache?: number; cacheRead?: number; cacheWrite?: number };
+  output: { total?: number; text?: number; reasoning?: number };
+  /** The upstream's own usage object. */
+  raw?: unknown;
+}
+
+export function createEmptyUsage(): Usage {
+  return { input: {}, output: {} };
+}
+
+export function totalTokens(usage: Usage): number {
+  return (usage.input.total ?? 0) + (usage.output.total ?? 0);
+}
+
+/** Sum of two usages (for fanned-out choices). */
+export function addUsage(left: Usage, right: Usage): Usage {
+  const add = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+  return {
+    input: {
+      total: add(left.input.total, right.input.total),
+      noCache: add(left.input.noCache, right.input.noCache),
+      cacheRead: add(left.input.cacheRead, right.input.cacheRead),
+      cacheWrite: add(left.input.cacheWrite, right.input.cacheWrite),
+    },
+    output: {
+      total: add(left.output.total, right.output.total),
+      text: add(left.output.text, right.output.text),
+      reasoning: add(left.output.reasoning, right.output.reasoning),
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import type { GenerateRequest } from '../core/generate-request.js';
+import type { Protocol } from '../core/protocol.js';
+import type { Warning } from '../core/warning.js';
+
+/**
+ * Fields that only the client's own protocol understands (kept in `extensions`) cannot reach an
+ * upstream of another protocol: each becomes a warning.
+ */
+export function warnForeignExtensions(request: GenerateRequest, target: Protocol): Warning[] {
+  const warnings: Warning[] = [];
+  for (const [protocol, fields] of Object.entries(request.extensions)) {
+    if (protocol === target || !fields) continue;
+    for (const key of Object.keys(fields)) {
+      if (IGNORABLE.has(key)) continue;
+      warnings.push({ type: 'dropped', feature: key, details: `not expressible for a ${target} upstream` });
+    }
+  }
+  return warnings;
+}
+
+/** Fields that steer only the gateway's own answer to the client, never the upstream. */
+const IGNORABLE = new Set(['include_usage']);

@@ -1,0 +1,160 @@
+import type { FinishReason } from '../../core/finish-reason.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { StreamPart } from '../../core/stream-part.js';
+import type { Usage } from '../../core/usage.js';
+import type { SseEvent } from '../../sse/sse-event.js';
+import type { StreamDecoder } from '../protocol-codec.js';
+import { isJsonObject, type JsonObject } from '../read-fields.js';
+import { convertOpenAIChatUsage } from './convert-usage.js';
+import { decodeOpenAIError } from './decode-error.js';
+import { mapOpenAIChatFinishReason } from './map-finish-reason.js';
+
+interface OpenTool {
+  id: string;
+  name: string;
+  input: string;
+}
+
+interface ChoiceState {
+  textOpen: boolean;
+  reasoningOpen: boolean;
+  tools: Map<number, OpenTool>;
+  finishReason?: FinishReason;
+}
+
+/**
+ * OpenAI Chat chunks → stream parts. The finish is held back until the stream ends (`[DONE]` or
+ * EOF), because usage arrives in a chunk after the one with `finish_reason`.
+ */
+export function createOpenAIChatStreamDecoder(): StreamDecoder {
+  const choices = new Map<number, ChoiceState>();
+  let started = false;
+  let finished = false;
+  let usage: Usage | undefined;
+
+  const stateOf = (index: number): ChoiceState => {
+    let state = choices.get(index);
+    if (!state) {
+      state = { textOpen: false, reasoningOpen: false, tools: new Map() };
+      choices.set(index, state);
+    }
+    return state;
+  };
+
+  const closeOpen = (state: ChoiceState, index: number, parts: StreamPart[]) => {
+    const tag = index === 0 ? {} : { choice: index };
+    if (state.reasoningOpen) {
+      parts.push({ type: 'reasoning-end', id: `reasoning-${index}`, ...tag });
+      state.reasoningOpen = false;
+    }
+    if (state.textOpen) {
+      parts.push({ type: 'text-end', id: `text-${index}`, ...tag });
+      state.textOpen = false;
+    }
+    for (const tool of state.tools.values()) {
+      parts.push({ type: 'tool-input-end', id: tool.id, ...tag });
+      parts.push({ type: 'tool-call', toolCallId: tool.id, toolName: tool.name, input: tool.input, ...tag });
+    }
+    state.tools.clear();
+  };
+
+  const finish = (): StreamPart[] => {
+    if (finished || !started) return [];
+    finished = true;
+    const parts: StreamPart[] = [];
+    const indexes = [...choices.keys()].sort((a, b) => a - b);
+    if (indexes.length === 0) indexes.push(0);
+    indexes.forEach((index, position) => {
+      const state = stateOf(index);
+      closeOpen(state, index, parts);
+      const last = position === indexes.length - 1;
+      parts.push({
+        type: 'finish',
+        finishReason: state.finishReason ?? { unified: 'other' },
+        usage: last && usage ? usage : { input: {}, output: {} },
+        ...(index === 0 ? {} : { choice: index }),
+      });
+    });
+    return parts;
+  };
+
+  return {
+    decode(event: SseEvent): StreamPart[] {
+      if (event.unframed || finished) return [];
+      if (event.data === '[DONE]') return finish();
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(event.data);
+      } catch {
+        return [];
+      }
+      if (!isJsonObject(chunk)) return [];
+      if (chunk.error !== undefined || event.event === 'error') {
+        const error = decodeOpenAIError(500, event.data);
+        return [{ type: 'error', error: new GatewayError(error.code === 'invalid_request' ? 'upstream_error' : error.code, error.message, { status: 502, upstream: error.upstream }) }];
+      }
+      const parts: StreamPart[] = [];
+      if (!started) {
+        started = true;
+        parts.push({
+          type: 'start',
+          ...(typeof chunk.id === 'string' && { id: chunk.id }),
+          ...(typeof chunk.model === 'string' && { model: chunk.model }),
+        });
+      }
+      if (isJsonObject(chunk.usage)) usage = convertOpenAIChatUsage(chunk.usage);
+      if (!Array.isArray(chunk.choices)) return parts;
+      for (const rawChoice of chunk.choices) {
+        if (!isJsonObject(rawChoice)) continue;
+        const index = typeof rawChoice.index === 'number' ? rawChoice.index : 0;
+        const tag = index === 0 ? {} : { choice: index };
+        const state = stateOf(index);
+        const delta: JsonObject = isJsonObject(rawChoice.delta) ? rawChoice.delta : {};
+        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (typeof reasoning === 'string' && reasoning) {
+          if (!state.reasoningOpen) {
+            state.reasoningOpen = true;
+            parts.push({ type: 'reasoning-start', id: `reasoning-${index}`, ...tag });
+          }
+          parts.push({ type: 'reasoning-delta', id: `reasoning-${index}`, delta: reasoning, ...tag });
+        }
+        const text = typeof delta.content === 'string' && delta.content ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
+        if (text) {
+          if (state.reasoningOpen) {
+            state.reasoningOpen = false;
+            parts.push({ type: 'reasoning-end', id: `reasoning-${index}`, ...tag });
+          }
+          if (!state.textOpen) {
+            state.textOpen = true;
+            parts.push({ type: 'text-start', id: `text-${index}`, ...tag });
+          }
+          parts.push({ type: 'text-delta', id: `text-${index}`, delta: text, ...tag });
+        }
+        if (Array.isArray(delta.tool_calls)) {
+          for (const rawCall of delta.tool_calls) {
+            if (!isJsonObject(rawCall)) continue;
+            const callIndex = typeof rawCall.index === 'number' ? rawCall.index : 0;
+            const fn: JsonObject = isJsonObject(rawCall.function) ? rawCall.function : {};
+            let tool = state.tools.get(callIndex);
+            if (!tool) {
+              const id = typeof rawCall.id === 'string' && rawCall.id ? rawCall.id : `call_${index}_${callIndex}`;
+              tool = { id, name: typeof fn.name === 'string' ? fn.name : '', input: '' };
+              state.tools.set(callIndex, tool);
+              parts.push({ type: 'tool-input-start', id: tool.id, toolName: tool.name, ...tag });
+            }
+            if (typeof fn.arguments === 'string' && fn.arguments) {
+              tool.input += fn.arguments;
+              parts.push({ type: 'tool-input-delta', id: tool.id, delta: fn.arguments, ...tag });
+            }
+          }
+        }
+        if (typeof rawChoice.finish_reason === 'string') {
+          state.finishReason = mapOpenAIChatFinishReason(rawChoice.finish_reason);
+          closeOpen(state, index, parts);
+        }
+      }
+      return parts;
+    },
+    end: finish,
+  };
+}

@@ -1,0 +1,27 @@
+import type { SseEvent } from '../../sse/sse-event.js';
+import type { PassthroughOptions, PreparedPassthrough } from '../protocol-codec.js';
+import { isJsonObject, type JsonObject } from '../read-fields.js';
+
+/**
+ * The client's body goes upstream with the model replaced. For streams the gateway asks for usage
+ * (it reports and records it); when the client did not ask, that final usage chunk is held back.
+ */
+export function prepareOpenAIChatPassthrough(body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
+  const upstreamBody: JsonObject = { ...body, model: options.model };
+  if (!options.stream) return { path: '/chat/completions', body: upstreamBody };
+  const streamOptions = isJsonObject(body.stream_options) ? body.stream_options : {};
+  if (streamOptions.include_usage === true) return { path: '/chat/completions', body: upstreamBody };
+  upstreamBody.stream_options = { ...streamOptions, include_usage: true };
+  return { path: '/chat/completions', body: upstreamBody, hideEvent: isUsageOnlyChunk };
+}
+
+function isUsageOnlyChunk(event: SseEvent): boolean {
+  // Cheap test first: the usage chunk is the only one with an empty choices list.
+  if (!event.data.includes('"choices":[]')) return false;
+  try {
+    const chunk: unknown = JSON.parse(event.data);
+    return isJsonObject(chunk) && Array.isArray(chunk.choices) && chunk.choices.length === 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,119 @@
+import type { GatewayError } from '../core/gateway-error.js';
+import type { GenerateRequest } from '../core/generate-request.js';
+import type { GenerateResponse } from '../core/generate-response.js';
+import type { Protocol } from '../core/protocol.js';
+import type { StreamPart } from '../core/stream-part.js';
+import type { Warning } from '../core/warning.js';
+import type { OutboundChunk, SseEvent } from '../sse/sse-event.js';
+
+/**
+ * The contract every protocol codec fulfils (DESIGN.md §4). Four codecs give all sixteen
+ * client × upstream pairs. Codecs are pure: ids and time come in through the context, nothing here
+ * touches the network, the disk, the clock or the environment.
+ */
+export interface ProtocolCodec {
+  readonly protocol: Protocol;
+
+  // Serving clients.
+  /** Wire request → GenerateRequest. Throws a GatewayError (400, naming `param`) on invalid input. */
+  decodeRequest(body: unknown, options: DecodeRequestOptions): DecodedRequest;
+  /** Core response → the wire JSON a non-stream client receives. */
+  encodeResponse(response: GenerateResponse, context: ResponseContext): unknown;
+  /** A stateful (but pure) encoder of stream parts into wire events. */
+  createStreamEncoder(context: ResponseContext): StreamEncoder;
+  /** GatewayError → status and the protocol's error envelope. */
+  encodeError(error: GatewayError): EncodedError;
+
+  // Calling upstream.
+  /** GenerateRequest → wire request for an upstream of this protocol. */
+  encodeRequest(request: GenerateRequest, options: EncodeRequestOptions): EncodedRequest;
+  /** Upstream wire JSON → core response. */
+  decodeResponse(body: unknown): GenerateResponse;
+  /** A stateful (but pure) decoder of upstream SSE events into stream parts. */
+  createStreamDecoder(): StreamDecoder;
+  /** Upstream error status and body text → GatewayError (keeping the body for passthrough). */
+  decodeError(status: number, body: string): GatewayError;
+
+  /**
+   * Same protocol on both ends: the client's own body, with only the model changed, and the
+   * upstream path. May ask for extra data the client did not (OpenAI stream usage) and then says
+   * which upstream events to hold back from the client.
+   */
+  preparePassthrough(body: Record<string, unknown>, options: PassthroughOptions): PreparedPassthrough;
+}
+
+export interface DecodeRequestOptions {
+  /** The model named in the URL path (Gemini puts it there). */
+  pathModel?: string;
+  /** Streaming chosen by the URL (Gemini `:streamGenerateContent`). */
+  stream?: boolean;
+}
+
+export interface DecodedRequest {
+  request: GenerateRequest;
+  /** Fields accepted but not acted on. */
+  warnings: Warning[];
+}
+
+/** What an encoder needs to know about the response it is writing. */
+export interface ResponseContext {
+  /** The gateway's id of this request (the `x-request-id` header); wire ids derive from it. */
+  requestId: string;
+  /** Unix time in seconds. */
+  created: number;
+  /** The model name reported to the client: the name the client asked for. */
+  model: string;
+  /** The decoded client request (encoders read their own `extensions`, e.g. include_usage). */
+  request: GenerateRequest;
+}
+
+export interface StreamEncoder {
+  /** Wire events for one part (zero or more). */
+  encode(part: StreamPart): OutboundChunk[];
+  /** Closing events (`data: [DONE]`, a missing `message_stop`); called once, after the last part. */
+  finish(): OutboundChunk[];
+  /** A keep-alive to send while the upstream is silent (Anthropic `ping`, an SSE comment elsewhere). */
+  keepAlive(): OutboundChunk[];
+}
+
+export interface StreamDecoder {
+  /** Parts for one upstream event (zero or more). Unknown event types are skipped on purpose. */
+  decode(event: SseEvent): StreamPart[];
+  /** End of the upstream stream: parts still held back (a finish waiting for usage). */
+  end(): StreamPart[];
+}
+
+export interface EncodedError {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface EncodeRequestOptions {
+  /** The model id the upstream knows. */
+  model: string;
+}
+
+export interface EncodedRequest {
+  /** Path and query relative to the provider's baseURL (`/chat/completions`, `/v1/messages`). */
+  path: string;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** What the upstream protocol cannot express and was dropped or changed. */
+  warnings: Warning[];
+}
+
+export interface PassthroughOptions {
+  /** The model id the upstream knows. */
+  model: string;
+  stream: boolean;
+  /** The query string of the client's request, with its `?` (e.g. `?beta=true`), or ''. */
+  search: string;
+}
+
+export interface PreparedPassthrough {
+  path: string;
+  body: Record<string, unknown>;
+  /** Upstream events that the client did not ask for and must not see. */
+  hideEvent?: (event: SseEvent) => boolean;
+}

@@ -1,0 +1,19 @@
+/** One server-sent event, as parsed or as to be written. */
+export interface SseEvent {
+  event?: string;
+  data: string;
+  id?: string;
+  /**
+   * Set by the parser for a line that is not SSE framing at all. Gemini writes a mid-stream error
+   * as bare JSON (PROTOCOLS.md §4.5); its decoder reads these lines.
+   */
+  unframed?: boolean;
+}
+
+/** Bytes to write as they are, outside SSE framing (Gemini's bare in-stream error). */
+export interface RawChunk {
+  raw: string;
+}
+
+/** What a stream encoder produces: SSE events, or raw text. */
+export type OutboundChunk = SseEvent | RawChunk;
