@@ -1,0 +1,38 @@
+import { Command, CommanderError } from 'commander';
+import { registerServeCommand } from './serve-command.js';
+
+/**
+ * The `gateway` program. Commands load their heavy modules inside their actions, so `--help`
+ * answers without loading the server.
+ */
+export function createProgram(): Command {
+  const program = new Command('gateway')
+    .description('Switchyard: a local LLM gateway. Any client protocol to any upstream, streamed, with recoveries of interrupted generations.')
+    .version(packageVersion(), '-v, --version')
+    .showHelpAfterError()
+    .exitOverride();
+  registerServeCommand(program);
+  return program;
+}
+
+function packageVersion(): string {
+  return process.env.npm_package_version ?? '0.1.0';
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = createProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are not errors; usage mistakes exit 2.
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+      return 2;
+    }
+    throw error;
+  }
+}
+
+const exitCode = await main(process.argv);
+if (exitCode !== 0 || process.exitCode) process.exitCode = exitCode || process.exitCode;

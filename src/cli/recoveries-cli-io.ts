@@ -1,0 +1,42 @@
+/**
+ * Everything the recoveries commands touch outside the store, passed in so tests run the real
+ * commands in-process with captured output, a chosen TTY-ness and a fixed clock.
+ */
+export interface RecoveriesCliOutput {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+export interface RecoveriesCliIo {
+  stdout: RecoveriesCliOutput;
+  stderr: RecoveriesCliOutput;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  /** Milliseconds since the epoch, for ages in the table. */
+  now(): number;
+  /** Records the exit code of a command that ran to its end (process.exitCode by default). */
+  setExitCode(code: number): void;
+  /**
+   * Ends at once, for commander's usage errors and help (process.exit by default, as commander
+   * itself does). Must not return.
+   */
+  exit(code: number): never;
+}
+
+export function createProcessCliIo(overrides: Partial<RecoveriesCliIo> = {}): RecoveriesCliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    now: Date.now,
+    setExitCode: (code) => {
+      process.exitCode = code;
+    },
+    exit: (code) => process.exit(code),
+    ...overrides,
+  };
+}
+
+/** Exit codes of every `gateway recoveries` command. */
+export const RECOVERIES_EXIT = { ok: 0, notFound: 1, usage: 2 } as const;

@@ -1,0 +1,63 @@
+import chalk from 'chalk';
+import { loadConfig } from '../config/load-config.js';
+import { ConfigError } from '../config/config-error.js';
+import { defaultConfigPath, resolveSwitchyardHome } from '../config/paths.js';
+import { createLogger } from '../server/create-logger.js';
+import { startServer } from '../server/start-server.js';
+import { createRecoverySink } from './create-recovery-sink.js';
+import type { ServeOptions } from './serve-command.js';
+
+/** `gateway serve`: returns the exit code once the server has stopped. */
+export async function runServe(options: ServeOptions): Promise<number> {
+  const home = resolveSwitchyardHome();
+  const configPath = options.config ?? defaultConfigPath(home);
+  let port: number | undefined;
+  if (options.port !== undefined) {
+    port = Number(options.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      console.error(chalk.red(`Invalid --port '${options.port}': expected a number from 0 to 65535.`));
+      return 2;
+    }
+  }
+  let config;
+  try {
+    config = await loadConfig({ path: configPath, explicit: options.config !== undefined });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(chalk.red(`Invalid config: ${error.message}`));
+      return 1;
+    }
+    throw error;
+  }
+  const logger = createLogger({ quiet: options.quiet });
+  const recoveries = await createRecoverySink(home, config, logger);
+  let server;
+  try {
+    server = await startServer({ config, logger, recoveries, host: options.host, port, watch: { path: configPath, explicit: options.config !== undefined } });
+  } catch (error) {
+    console.error(chalk.red(`Could not start the server: ${(error as Error).message}`));
+    return 1;
+  }
+  const models = server.gateway.listModels().map((model) => model.id);
+  if (server.portChanged) console.log(chalk.yellow(`Port ${port ?? config.server.port} is taken; using ${server.port} instead.`));
+  console.log(`${chalk.bold('Switchyard')} listening on ${chalk.cyan(server.url)}`);
+  console.log(`  OpenAI base URL:    ${server.url}/v1`);
+  console.log(`  Anthropic base URL: ${server.url}`);
+  console.log(`  Gemini base URL:    ${server.url}`);
+  console.log(`Models (${models.length}): ${models.join(', ')}`);
+  console.log(chalk.dim('Press Ctrl+C to stop.'));
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      console.log(chalk.dim(`${signal}: stopping; requests in flight have ${config.server.shutdownGraceMs} ms to finish.`));
+      process.once(signal, () => process.exit(130));
+      server.close().then((result) => {
+        if (result.stopped > 0) console.log(`${result.stopped} unfinished request(s) kept as recoveries.`);
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}

@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+
+export interface ServeOptions {
+  host?: string;
+  port?: string;
+  config?: string;
+  quiet?: boolean;
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command('serve')
+    .description('Start the gateway on localhost (OpenAI Chat, Anthropic Messages, OpenAI Responses and Gemini on one port).')
+    .option('--host <host>', 'address to listen on (default: 127.0.0.1, or server.host in the config)')
+    .option('--port <port>', 'port to listen on; a taken port falls back to a free one (default: 4141, or server.port)')
+    .option('--config <file>', 'config file (default: $SWITCHYARD_HOME/config.json, SWITCHYARD_HOME defaults to ~/.switchyard)')
+    .option('--quiet', 'do not log requests')
+    .action(async (options: ServeOptions) => {
+      const { runServe } = await import('./run-serve.js');
+      process.exitCode = await runServe(options);
+    });
+}

@@ -1,0 +1,57 @@
+import type { GatewayConfig } from '../config/config-types.js';
+import { createUpstreamClient, type UpstreamClient } from '../providers/upstream-client.js';
+import { createInflightRegistry } from './inflight.js';
+import { createModelCatalog, type CatalogModel } from './model-catalog.js';
+import type { RecoverySink } from './recovery-sink.js';
+import { runGeneration, type GatewayLogger, type GenerationInput, type GenerationOutput } from './run-generation.js';
+
+export interface Gateway {
+  generate(input: GenerationInput): Promise<GenerationOutput>;
+  listModels(): CatalogModel[];
+  config(): GatewayConfig;
+  /** Replaces the config (file watcher); requests in flight keep the one they started with. */
+  updateConfig(config: GatewayConfig): void;
+  readonly inflightCount: number;
+  /** Gives requests in flight `graceMs`, stops and records the rest, closes upstream connections. */
+  shutdown(graceMs: number): Promise<{ finished: number; stopped: number }>;
+}
+
+export function createGateway(options: {
+  config: GatewayConfig;
+  recoveries: RecoverySink;
+  logger: GatewayLogger;
+  upstream?: UpstreamClient;
+  now?: () => number;
+}): Gateway {
+  let config = options.config;
+  const now = options.now ?? Date.now;
+  const upstream = options.upstream ?? createUpstreamClient();
+  const inflight = createInflightRegistry();
+  const catalog = createModelCatalog({
+    upstream,
+    now,
+    onError: (provider, error) => options.logger.warn(`could not list the models of provider '${provider}': ${(error as Error).message ?? String(error)}`),
+  });
+  catalog.refresh(config);
+  const deps = { getConfig: () => config, upstream, catalog, recoveries: options.recoveries, inflight, logger: options.logger, now };
+  return {
+    generate: (input) => runGeneration(deps, input),
+    listModels() {
+      catalog.refresh(config);
+      return catalog.list(config);
+    },
+    config: () => config,
+    updateConfig(next) {
+      config = next;
+      catalog.refresh(config);
+    },
+    get inflightCount() {
+      return inflight.size;
+    },
+    async shutdown(graceMs) {
+      const result = await inflight.drain(graceMs);
+      await upstream.close();
+      return result;
+    },
+  };
+}

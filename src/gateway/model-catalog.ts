@@ -1,0 +1,88 @@
+import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
+import { isJsonObject } from '../protocols/read-fields.js';
+import { createUpstreamAuthHeaders } from '../providers/upstream-auth-headers.js';
+import type { UpstreamClient } from '../providers/upstream-client.js';
+import { MOCK_MODEL_IDS } from '../providers/mock/mock-models.js';
+
+export interface CatalogModel {
+  id: string;
+  ownedBy: string;
+  created: number;
+  provider: ProviderConfig;
+}
+
+export interface ModelCatalog {
+  /** The models a provider serves: configured, built in (mock) and discovered upstream. */
+  modelsOf(provider: ProviderConfig): readonly string[];
+  /** The union over all providers; a name two providers share is listed again as provider/model. */
+  list(config: GatewayConfig): CatalogModel[];
+  /** Starts a background refresh of upstream model lists; requests never wait for it. */
+  refresh(config: GatewayConfig): void;
+}
+
+const REFRESH_INTERVAL_MS = 10 * 60 * 1000;
+
+export function createModelCatalog(options: { upstream: UpstreamClient; now: () => number; onError?: (provider: string, error: unknown) => void }): ModelCatalog {
+  const discovered = new Map<string, { models: string[]; fetchedAt: number; created: number }>();
+  const inFlight = new Set<string>();
+
+  const modelsOf = (provider: ProviderConfig): readonly string[] => {
+    if (provider.type === 'mock') return provider.mock ? [...new Set([...MOCK_MODEL_IDS, ...provider.models])] : provider.models;
+    const found = discovered.get(provider.id)?.models;
+    return found ? [...new Set([...provider.models, ...found])] : provider.models;
+  };
+
+  const discover = async (provider: ProviderConfig): Promise<void> => {
+    if (provider.type === 'mock') return;
+    const path = provider.type === 'gemini' ? '/v1beta/models?pageSize=1000' : provider.type === 'anthropic-messages' ? '/v1/models?limit=1000' : '/models';
+    const response = await options.upstream.send({
+      baseURL: provider.baseURL,
+      path,
+      method: 'GET',
+      headers: { ...createUpstreamAuthHeaders(provider.type, provider.apiKey), ...provider.headers },
+      timeoutMs: 15_000,
+    });
+    const text = await response.body.setEncoding('utf8').toArray().then((chunks) => chunks.join(''));
+    if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+    const body: unknown = JSON.parse(text);
+    const list = isJsonObject(body) ? (Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : []) : [];
+    const ids = list
+      .filter(isJsonObject)
+      .map((entry) => (typeof entry.id === 'string' ? entry.id : typeof entry.name === 'string' ? entry.name.replace(/^models\//, '') : undefined))
+      .filter((id): id is string => Boolean(id));
+    const nowSeconds = Math.floor(options.now() / 1000);
+    discovered.set(provider.id, { models: ids, fetchedAt: options.now(), created: nowSeconds });
+  };
+
+  return {
+    modelsOf,
+    list(config) {
+      const seen = new Set<string>();
+      const models: CatalogModel[] = [];
+      const created = Math.floor(options.now() / 1000);
+      for (const provider of config.providers) {
+        for (const model of modelsOf(provider)) {
+          const id = seen.has(model) ? `${provider.id}/${model}` : model;
+          seen.add(model);
+          models.push({ id, ownedBy: provider.id, created: discovered.get(provider.id)?.created ?? created, provider });
+        }
+      }
+      return models;
+    },
+    refresh(config) {
+      for (const provider of config.providers) {
+        if (provider.type === 'mock' || !provider.discoverModels || inFlight.has(provider.id)) continue;
+        const entry = discovered.get(provider.id);
+        if (entry && options.now() - entry.fetchedAt < REFRESH_INTERVAL_MS) continue;
+        inFlight.add(provider.id);
+        discover(provider)
+          .catch((error: unknown) => {
+            // Remember the failure too, so a dead upstream is not asked on every request.
+            discovered.set(provider.id, { models: discovered.get(provider.id)?.models ?? [], fetchedAt: options.now(), created: Math.floor(options.now() / 1000) });
+            options.onError?.(provider.id, error);
+          })
+          .finally(() => inFlight.delete(provider.id));
+      }
+    },
+  };
+}

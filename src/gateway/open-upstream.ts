@@ -1,0 +1,116 @@
+import type { ProviderConfig } from '../config/config-types.js';
+import { expandResponseToStreamParts } from '../core/expand-response.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { GenerateRequest } from '../core/generate-request.js';
+import type { Protocol } from '../core/protocol.js';
+import type { StreamPart } from '../core/stream-part.js';
+import type { Warning } from '../core/warning.js';
+import { getCodec } from '../protocols/codecs.js';
+import type { ProtocolCodec } from '../protocols/protocol-codec.js';
+import type { JsonObject } from '../protocols/read-fields.js';
+import { generateMock } from '../providers/mock/generate-mock.js';
+import { createUpstreamAuthHeaders } from '../providers/upstream-auth-headers.js';
+import type { UpstreamClient } from '../providers/upstream-client.js';
+import { createGeneratorSource, createSseSource, type PartSource } from './part-source.js';
+import { readBodyText } from './read-body-text.js';
+
+/** What the upstream answered before anything reached the client. */
+export type OpenedUpstream =
+  | { kind: 'error'; error: GatewayError; upstreamProtocol?: Protocol }
+  | { kind: 'parts'; source: PartSource; passthrough: boolean }
+  | { kind: 'json'; text: string; passthrough: boolean; upstreamCodec: ProtocolCodec };
+
+export interface OpenUpstreamInput {
+  inbound: Protocol;
+  request: GenerateRequest;
+  /** The client's own body and query, for passthrough. */
+  body: JsonObject;
+  search: string;
+  clientHeader: (name: string) => string | undefined;
+  provider: ProviderConfig;
+  model: string;
+  signal: AbortSignal;
+  warnings: Warning[];
+}
+
+/** Client headers a same-protocol upstream needs (Anthropic betas must reach Anthropic intact). */
+const FORWARDED_CLIENT_HEADERS: Partial<Record<Protocol, readonly string[]>> = {
+  'anthropic-messages': ['anthropic-beta', 'anthropic-version'],
+};
+
+/** Calls the upstream (or the mock) and waits for its status: nothing is committed to the client yet. */
+export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamClient): Promise<OpenedUpstream> {
+  const { provider, request } = input;
+  if (provider.type === 'mock') {
+    const parts = generateMock(request, input.model, provider.mock!, input.signal);
+    // mock-fail and unknown models throw here, before any output.
+    const first = await parts.next();
+    return { kind: 'parts', source: createGeneratorSource(parts, first), passthrough: false };
+  }
+
+  const passthrough = provider.type === input.inbound;
+  const upstreamCodec = getCodec(provider.type);
+  let path: string;
+  let body: JsonObject;
+  let extraHeaders: Record<string, string> = {};
+  let hideEvent: ((event: { data: string }) => boolean) | undefined;
+  if (passthrough) {
+    const prepared = upstreamCodec.preparePassthrough(input.body, { model: input.model, stream: request.stream, search: input.search });
+    ({ path, body } = prepared);
+    hideEvent = prepared.hideEvent;
+    for (const name of FORWARDED_CLIENT_HEADERS[provider.type] ?? []) {
+      const value = input.clientHeader(name);
+      if (value) extraHeaders[name] = value;
+    }
+  } else {
+    const encoded = upstreamCodec.encodeRequest(request, { model: input.model });
+    ({ path, body } = encoded);
+    extraHeaders = encoded.headers ?? {};
+    input.warnings.push(...encoded.warnings);
+  }
+
+  const response = await upstream.send({
+    baseURL: provider.baseURL,
+    path,
+    headers: {
+      ...createUpstreamAuthHeaders(provider.type, provider.apiKey),
+      ...provider.headers,
+      ...extraHeaders,
+      ...(request.stream && { accept: 'text/event-stream' }),
+    },
+    body: JSON.stringify(body),
+    signal: input.signal,
+    timeoutMs: provider.timeoutMs,
+  });
+  if (response.status >= 400) {
+    const text = await readBodyText(response.body);
+    return { kind: 'error', error: upstreamCodec.decodeError(response.status, text), upstreamProtocol: provider.type };
+  }
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (request.stream && !contentType.includes('text/event-stream')) {
+    // Some compatible servers ignore `stream`: expand their whole answer into parts.
+    const text = await readBodyText(response.body);
+    const parts = expandResponseToStreamParts(upstreamCodec.decodeResponse(parseUpstreamJson(text))).values();
+    return { kind: 'parts', source: createGeneratorSource(toAsync(parts), parts.next()), passthrough: false };
+  }
+  if (request.stream) {
+    return {
+      kind: 'parts',
+      source: createSseSource({ body: response.body, decoder: upstreamCodec.createStreamDecoder(), passthrough, hideEvent }),
+      passthrough,
+    };
+  }
+  return { kind: 'json', text: await readBodyText(response.body), passthrough, upstreamCodec };
+}
+
+export function parseUpstreamJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new GatewayError('upstream_error', 'The upstream returned a body that is not JSON.', { status: 502, cause: error });
+  }
+}
+
+function toAsync(parts: Iterator<StreamPart>): AsyncIterator<StreamPart> {
+  return { next: async () => parts.next() };
+}

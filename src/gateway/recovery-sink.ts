@@ -1,0 +1,23 @@
+import type { Protocol } from '../core/protocol.js';
+
+export type InterruptedReason = 'client_disconnected' | 'upstream_error' | 'upstream_timeout' | 'server_shutdown';
+
+/** What the gateway knows of an interrupted generation; the recoveries store makes a record of it. */
+export interface InterruptedGeneration {
+  requestId: string;
+  reason: InterruptedReason;
+  user: string;
+  model: string;
+  protocol: Protocol;
+  provider: string;
+  /** The client's original body, as received. */
+  requestBodyText: string;
+  requestBody: unknown;
+  /** The response as the client's protocol returns it without streaming (partial when cut). */
+  responseBodyText: string;
+  errorMessage?: string;
+}
+
+export interface RecoverySink {
+  save(generation: InterruptedGeneration): Promise<void>;
+}

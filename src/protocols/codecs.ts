@@ -1,0 +1,14 @@
+import type { Protocol } from '../core/protocol.js';
+import { openAIChatCodec } from './openai-chat/codec.js';
+import type { ProtocolCodec } from './protocol-codec.js';
+
+/** The codec of each protocol: four codecs serve all sixteen client × upstream pairs. */
+const CODECS: Partial<Record<Protocol, ProtocolCodec>> = {
+  'openai-chat': openAIChatCodec,
+};
+
+export function getCodec(protocol: Protocol): ProtocolCodec {
+  const codec = CODECS[protocol];
+  if (!codec) throw new Error(`No codec for protocol ${protocol}`);
+  return codec;
+}

@@ -1,0 +1,124 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MockOptions } from '../../config/config-types.js';
+import { textOfParts } from '../../core/content-part.js';
+import { GatewayError, mapStatusToErrorCode } from '../../core/gateway-error.js';
+import type { FunctionTool, GenerateRequest } from '../../core/generate-request.js';
+import type { StreamPart } from '../../core/stream-part.js';
+import { countRequestTokens, loadTokenCounter } from '../count-tokens.js';
+import { createExampleFromSchema } from './example-from-schema.js';
+import { LOREM } from './mock-models.js';
+
+/**
+ * The mock provider: generates core stream parts directly, with no network, for every client
+ * protocol. Usage is counted with the real tokenizer. Throws a GatewayError before any output for
+ * `mock-fail` and unknown models.
+ */
+export async function* generateMock(
+  request: GenerateRequest,
+  model: string,
+  options: MockOptions,
+  signal: AbortSignal,
+): AsyncGenerator<StreamPart> {
+  const count = await loadTokenCounter();
+  const plan = planMockAnswer(request, model, options);
+  const inputTokens = countRequestTokens(request, count);
+  yield { type: 'start', model, usage: { input: { total: inputTokens, noCache: inputTokens }, output: {} } };
+  const choices = request.n ?? 1;
+  let outputTokens = 0;
+  for (let choice = 0; choice < choices; choice += 1) {
+    const tag = choice === 0 ? {} : { choice };
+    let text = '';
+    if (plan.kind === 'tool-call') {
+      const id = `call_mock_${choice}_${request.messages.length}`;
+      yield { type: 'tool-input-start', id, toolName: plan.tool.name, ...tag };
+      yield { type: 'tool-input-delta', id, delta: plan.input, ...tag };
+      yield { type: 'tool-input-end', id, ...tag };
+      yield { type: 'tool-call', toolCallId: id, toolName: plan.tool.name, input: plan.input, ...tag };
+      outputTokens += count(plan.tool.name) + count(plan.input);
+    } else {
+      const id = `text-${choice}`;
+      yield { type: 'text-start', id, ...tag };
+      const limit = request.maxOutputTokens;
+      let truncated = false;
+      for (const piece of plan.pieces) {
+        if (plan.intervalMs > 0) await sleep(plan.intervalMs, undefined, { signal });
+        else if (signal.aborted) throw signal.reason;
+        const tokens = count(piece);
+        if (limit !== undefined && outputTokens + tokens > limit) {
+          truncated = true;
+          break;
+        }
+        outputTokens += tokens;
+        text += piece;
+        yield { type: 'text-delta', id, delta: piece, ...tag };
+      }
+      yield { type: 'text-end', id, ...tag };
+      const last = choice === choices - 1;
+      const finishReason = truncated ? { unified: 'length' as const, raw: 'length' } : { unified: 'stop' as const, raw: 'stop' };
+      yield {
+        type: 'finish',
+        finishReason,
+        usage: last ? usageOf(inputTokens, outputTokens) : { input: {}, output: {} },
+        ...tag,
+      };
+      continue;
+    }
+    const last = choice === choices - 1;
+    yield {
+      type: 'finish',
+      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+      usage: last ? usageOf(inputTokens, outputTokens) : { input: {}, output: {} },
+      ...tag,
+    };
+    void text;
+  }
+}
+
+function usageOf(inputTokens: number, outputTokens: number) {
+  return { input: { total: inputTokens, noCache: inputTokens }, output: { total: outputTokens, text: outputTokens } };
+}
+
+type MockPlan =
+  | { kind: 'text'; pieces: string[]; intervalMs: number }
+  | { kind: 'tool-call'; tool: FunctionTool; input: string };
+
+function planMockAnswer(request: GenerateRequest, model: string, options: MockOptions): MockPlan {
+  const lastUser = [...request.messages].reverse().find((message) => message.role === 'user');
+  const lastUserText = lastUser ? textOfParts(lastUser.content, '\n') : '';
+  switch (model) {
+    case 'mock-echo':
+      return { kind: 'text', pieces: splitIntoPieces(lastUserText || '(no text)'), intervalMs: 0 };
+    case 'mock-lorem':
+      return { kind: 'text', pieces: splitIntoPieces(LOREM), intervalMs: 0 };
+    case 'mock-slow': {
+      const words = LOREM.split(' ');
+      const pieces = Array.from({ length: options.slowPieces }, (_, index) => (index === 0 ? '' : ' ') + words[index % words.length]);
+      return { kind: 'text', pieces, intervalMs: options.slowIntervalMs };
+    }
+    case 'mock-tools': {
+      const last = request.messages[request.messages.length - 1];
+      if (last?.role === 'tool') {
+        const results = last.content.map((result) => `${result.toolName || result.toolCallId}: ${textOfParts(result.content, '\n')}`);
+        return { kind: 'text', pieces: splitIntoPieces(`The tool returned ${results.join('; ')}`), intervalMs: 0 };
+      }
+      const chosen = request.toolChoice?.type === 'tool' ? request.toolChoice.toolName : undefined;
+      const tool = request.tools.find((entry): entry is FunctionTool => entry.type === 'function' && (chosen === undefined || entry.name === chosen));
+      if (!tool || request.toolChoice?.type === 'none') {
+        return { kind: 'text', pieces: splitIntoPieces('mock-tools calls the first function tool it is offered, and none was offered.'), intervalMs: 0 };
+      }
+      return { kind: 'tool-call', tool, input: JSON.stringify(createExampleFromSchema(tool.inputSchema)) };
+    }
+    case 'mock-fail': {
+      const named = /^\s*([45]\d\d)\s*$/.exec(lastUserText);
+      const status = named ? Number(named[1]) : options.failStatus;
+      throw new GatewayError(mapStatusToErrorCode(status), `mock-fail failed as asked, with HTTP ${status}.`, { status });
+    }
+    default:
+      throw new GatewayError('not_found', `The mock provider has no model '${model}'.`, { detailCode: 'model_not_found' });
+  }
+}
+
+/** Words with their leading space, so the pieces join back to the text exactly. */
+function splitIntoPieces(text: string): string[] {
+  return text.match(/\s*\S+|\s+$/g) ?? [text];
+}

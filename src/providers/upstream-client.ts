@@ -1,0 +1,80 @@
+import { Pool, errors as undiciErrors } from 'undici';
+import type { Readable } from 'node:stream';
+import { GatewayError } from '../core/gateway-error.js';
+
+export interface UpstreamRequest {
+  /** The provider's base URL (`https://api.openai.com/v1`). */
+  baseURL: string;
+  /** Path and query relative to it (`/chat/completions`). */
+  path: string;
+  method?: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as it arrives; never buffered here. */
+  body: Readable;
+}
+
+export interface UpstreamClient {
+  send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  close(): Promise<void>;
+}
+
+/**
+ * The only place the gateway talks to the network. One undici Pool per upstream origin, with
+ * keep-alive: on Node 20 the global fetch measured several times fewer requests per second.
+ */
+export function createUpstreamClient(): UpstreamClient {
+  const pools = new Map<string, Pool>();
+  const poolFor = (origin: string): Pool => {
+    let pool = pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, { connections: 256, keepAliveTimeout: 30_000 });
+      pools.set(origin, pool);
+    }
+    return pool;
+  };
+  return {
+    async send(request) {
+      const url = new URL(request.baseURL);
+      const basePath = url.pathname.replace(/\/+$/, '');
+      try {
+        const response = await poolFor(url.origin).request({
+          path: basePath + request.path,
+          method: request.method ?? 'POST',
+          headers: request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
+          body: request.body,
+          signal: request.signal,
+          headersTimeout: request.timeoutMs,
+          bodyTimeout: request.timeoutMs,
+        });
+        return { status: response.statusCode, headers: response.headers, body: response.body };
+      } catch (error) {
+        throw toUpstreamError(error, url.origin);
+      }
+    },
+    async close() {
+      await Promise.all([...pools.values()].map((pool) => pool.close().catch(() => undefined)));
+      pools.clear();
+    },
+  };
+}
+
+/** Network failures as GatewayErrors: 504 for timeouts, 502 otherwise. The origin is safe to show. */
+export function toUpstreamError(error: unknown, origin: string): GatewayError {
+  if (GatewayError.is(error)) return error;
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new GatewayError('timeout', `The upstream at ${origin} did not answer in time.`, { status: 504, cause: error, detailCode: 'upstream_timeout' });
+  }
+  if ((error as Error)?.name === 'AbortError' || error instanceof undiciErrors.RequestAbortedError) {
+    return new GatewayError('upstream_error', 'The upstream request was cancelled.', { status: 499, cause: error, detailCode: 'cancelled' });
+  }
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return new GatewayError('upstream_error', `Could not reach the upstream at ${origin}${code ? ` (${code})` : ''}.`, { status: 502, cause: error });
+}

@@ -1,0 +1,106 @@
+import type { Protocol } from '../core/protocol.js';
+import { hashRequestBody } from './hash-request-body.js';
+
+/**
+ * A stored record of a generation that did not complete normally towards its client
+ * (DESIGN.md §6). Field names are the wire names of SPEC.md so a record is stored, listed and
+ * served without renaming.
+ */
+
+export type InterruptedReason = 'client_disconnected' | 'upstream_error' | 'upstream_timeout' | 'server_shutdown';
+
+export const INTERRUPTED_REASONS: readonly InterruptedReason[] = ['client_disconnected', 'upstream_error', 'upstream_timeout', 'server_shutdown'];
+
+/** Stored instead of the original body when it exceeded REQUEST_BODY_STORE_LIMIT_BYTES. */
+export const OMITTED_TOO_LARGE = '__OMITTED_TOO_LARGE__';
+
+/** SPEC.md Limits: "over 20MB: body not stored". */
+export const REQUEST_BODY_STORE_LIMIT_BYTES = 20 * 1024 * 1024;
+
+export interface RecoveryRecord {
+  request_id: string;
+  /** Unix time, seconds. */
+  created_at: number;
+  interrupted_reason: InterruptedReason;
+  /** The user that owns the API key; only that user sees the record. */
+  user: string;
+  model: string;
+  /** The inbound protocol: the shape of request.body_raw and response.body_raw. */
+  protocol: Protocol;
+  provider: string;
+  /** Client-safe text of the upstream failure (upstream_error, upstream_timeout). */
+  error_message?: string;
+  request: { body_raw: string; request_body_hash: string };
+  response: { body_raw: string; response_body_size: number };
+}
+
+/** What the index holds for each record: small and constant-size, no bodies. */
+export interface RecoverySummary {
+  request_id: string;
+  created_at: number;
+  interrupted_reason: InterruptedReason;
+  request_body_hash: string;
+  user: string;
+  model: string;
+  protocol: Protocol;
+  provider: string;
+  response_body_size: number;
+}
+
+export interface RecoveryRecordInput {
+  requestId: string;
+  /** Unix time, seconds (the caller owns the clock). */
+  createdAt: number;
+  interruptedReason: InterruptedReason;
+  user: string;
+  model: string;
+  protocol: Protocol;
+  provider: string;
+  errorMessage?: string;
+  /** The original request body exactly as received. */
+  requestBodyText: string;
+  /** The parsed request body, when the caller already has it; parsed from the text otherwise. */
+  requestBody?: unknown;
+  /** The response JSON as the client's protocol returns it without streaming (maybe partial). */
+  responseBodyText: string;
+}
+
+/** Builds a record; the hash always covers the full body, even when the body is not kept. */
+export function createRecoveryRecord(input: RecoveryRecordInput): RecoveryRecord {
+  const requestBody = input.requestBody === undefined ? JSON.parse(input.requestBodyText) : input.requestBody;
+  const tooLarge = Buffer.byteLength(input.requestBodyText, 'utf8') > REQUEST_BODY_STORE_LIMIT_BYTES;
+  return {
+    request_id: input.requestId,
+    created_at: input.createdAt,
+    interrupted_reason: input.interruptedReason,
+    user: input.user,
+    model: input.model,
+    protocol: input.protocol,
+    provider: input.provider,
+    ...(input.errorMessage !== undefined && { error_message: input.errorMessage }),
+    request: { body_raw: tooLarge ? OMITTED_TOO_LARGE : input.requestBodyText, request_body_hash: hashRequestBody(requestBody) },
+    response: { body_raw: input.responseBodyText, response_body_size: Buffer.byteLength(input.responseBodyText, 'utf8') },
+  };
+}
+
+export function toRecoverySummary(record: RecoveryRecord): RecoverySummary {
+  return {
+    request_id: record.request_id,
+    created_at: record.created_at,
+    interrupted_reason: record.interrupted_reason,
+    request_body_hash: record.request.request_body_hash,
+    user: record.user,
+    model: record.model,
+    protocol: record.protocol,
+    provider: record.provider,
+    response_body_size: record.response.response_body_size,
+  };
+}
+
+/**
+ * Request ids become file names (`records/<id>.json`), so only a safe alphabet is accepted: no
+ * path separators, no leading dot (temp files start with one), bounded length.
+ */
+export function isStorableRequestId(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,199}$/.test(value);
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Temp files start with a dot and end in `.tmp`: readers skip them, the sweep removes old ones. */
+export const TEMP_FILE_SUFFIX = '.tmp';
+
+export function isTempFileName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith(TEMP_FILE_SUFFIX);
+}
+
+/**
+ * Writes `data` to `file` so that readers see either the old or the new content, never a part:
+ * a temp file in the same folder (rename is only atomic within one file system), fsync so the
+ * content is on disk before the rename makes it visible, then rename and fsync the folder so the
+ * rename itself survives a power cut. The mode is set on the temp file before any byte is
+ * written, so the data is never readable by others, whatever the umask.
+ */
+export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode: number }): Promise<void> {
+  const folder = dirname(file);
+  // A unique name per write: two processes (or two writes in one) never share a temp file.
+  const tempFile = join(folder, `.${basename(file)}.${process.pid}.${randomUUID()}${TEMP_FILE_SUFFIX}`);
+  try {
+    const handle = await open(tempFile, 'wx', options.mode);
+    try {
+      await handle.chmod(options.mode);
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tempFile, file);
+  } catch (error) {
+    await unlink(tempFile).catch(() => undefined);
+    throw error;
+  }
+  await syncFolder(folder);
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  // Some file systems refuse fsync on a directory (EINVAL, EISDIR on Windows); the data itself is
+  // already synced, so that only weakens durability of the rename, not atomicity.
+  const handle = await open(folder, 'r').catch(() => undefined);
+  if (!handle) return;
+  try {
+    await handle.sync();
+  } catch {
+    // See above.
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,60 @@
+import type { H3, H3Event } from 'h3';
+import { GatewayError, invalidRequest } from '../core/gateway-error.js';
+import type { Protocol } from '../core/protocol.js';
+import type { Gateway } from '../gateway/create-gateway.js';
+import { authenticate, extractApiKey } from './authenticate.js';
+import { readJsonBody } from './read-request-body.js';
+import { errorResponse, toHTTPResponse } from './to-http-response.js';
+
+/** The generation endpoints of the four protocols. */
+export function registerGenerationRoutes(app: H3, gateway: Gateway): void {
+  app.post('/v1/chat/completions', (event) => handleGeneration(event, gateway, 'openai-chat'));
+  app.post('/v1/responses', (event) => handleGeneration(event, gateway, 'openai-responses'));
+  app.post('/v1/messages', (event) => handleGeneration(event, gateway, 'anthropic-messages'));
+  // Codex CLI may try a WebSocket first; 426 makes it fall back to HTTP at once (400 would be fatal).
+  app.get('/v1/responses', (event) =>
+    errorResponse('openai-responses', new GatewayError('invalid_request', 'WebSocket is not supported on /v1/responses; use HTTP POST.', { status: 426 })),
+  );
+  // Gemini: /v1beta/models/{model}:{action}, and the same under /v1/ (@google/genai 3.x).
+  for (const prefix of ['/v1beta/models/', '/v1/models/']) {
+    app.post(`${prefix}**`, (event) => {
+      const rest = decodeURIComponent(event.url.pathname.slice(prefix.length));
+      const colon = rest.lastIndexOf(':');
+      const model = (colon === -1 ? rest : rest.slice(0, colon)).replace(/^models\//, '');
+      const action = colon === -1 ? '' : rest.slice(colon + 1);
+      if (action === 'generateContent') return handleGeneration(event, gateway, 'gemini', { pathModel: model, pathStream: false });
+      if (action === 'streamGenerateContent') return handleGeneration(event, gateway, 'gemini', { pathModel: model, pathStream: true });
+      return errorResponse('gemini', new GatewayError('not_found', `Unknown method '${action}' on models/${model}.`));
+    });
+  }
+}
+
+async function handleGeneration(event: H3Event, gateway: Gateway, protocol: Protocol, path: { pathModel?: string; pathStream?: boolean } = {}) {
+  try {
+    const config = gateway.config();
+    const { user } = authenticate(extractApiKey((name) => event.req.headers.get(name), event.url.searchParams), config.keys);
+    if (protocol === 'anthropic-messages' && !event.req.headers.has('anthropic-version') && !event.req.headers.has('vendorb-version')) {
+      throw invalidRequest(undefined, 'anthropic-version: header is required.');
+    }
+    const body = await readJsonBody(event, config.server.bodyLimitBytes);
+    const policy = event.req.headers.get('x-switchyard-on-disconnect');
+    if (policy !== null && policy !== 'drain' && policy !== 'cancel') {
+      throw invalidRequest(undefined, `x-switchyard-on-disconnect: expected 'drain' or 'cancel', got '${policy}'.`);
+    }
+    const output = await gateway.generate({
+      inbound: protocol,
+      body: body.json,
+      bodyText: body.text,
+      search: event.url.search,
+      ...path,
+      clientHeader: (name) => event.req.headers.get(name) ?? undefined,
+      user,
+      requestId: String(event.context.requestId),
+      clientSignal: event.req.signal,
+      ...(policy !== null && { disconnectPolicy: policy }),
+    });
+    return toHTTPResponse(output);
+  } catch (error) {
+    return errorResponse(protocol, error);
+  }
+}

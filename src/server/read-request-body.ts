@@ -1,0 +1,58 @@
+import type { IncomingMessage } from 'node:http';
+import type { H3Event } from 'h3';
+import { GatewayError, invalidRequest } from '../core/gateway-error.js';
+import { isJsonObject, type JsonObject } from '../protocols/read-fields.js';
+
+export interface RequestBody {
+  text: string;
+  json: JsonObject;
+}
+
+/**
+ * Reads and parses a JSON request body: 415 for a content type that is not JSON, 413 over the limit
+ * (checked against content-length before reading, and while reading), 400 for malformed JSON or a
+ * body that is not an object.
+ */
+export async function readJsonBody(event: H3Event, limitBytes: number): Promise<RequestBody> {
+  const contentType = event.req.headers.get('content-type');
+  if (contentType && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType.trim())) {
+    throw new GatewayError('unsupported_media_type', `Unsupported content type '${contentType}': send the body as application/json.`);
+  }
+  const declared = Number(event.req.headers.get('content-length') ?? NaN);
+  if (declared > limitBytes) throw tooLarge(limitBytes);
+  const text = await readText(event, limitBytes);
+  if (text.trim() === '') throw invalidRequest(undefined, 'The request body is empty; send a JSON object.');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw invalidRequest(undefined, `The request body is not valid JSON (${(error as Error).message}).`);
+  }
+  if (!isJsonObject(json)) throw invalidRequest(undefined, 'The request body must be a JSON object.');
+  return { text, json };
+}
+
+function tooLarge(limitBytes: number): GatewayError {
+  return new GatewayError('request_too_large', `The request body is larger than the limit of ${Math.round(limitBytes / 2 ** 20)} MB (server.bodyLimitMb).`);
+}
+
+async function readText(event: H3Event, limitBytes: number): Promise<string> {
+  const nodeRequest = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node?.req;
+  if (!nodeRequest) {
+    const text = await event.req.text();
+    if (Buffer.byteLength(text) > limitBytes) throw tooLarge(limitBytes);
+    return text;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of nodeRequest) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) {
+      // Stop reading; the connection closes after the 413.
+      nodeRequest.pause();
+      throw tooLarge(limitBytes);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
+}
