@@ -43,16 +43,26 @@ async function readText(event: H3Event, limitBytes: number): Promise<string> {
     if (Buffer.byteLength(text) > limitBytes) throw tooLarge(limitBytes);
     return text;
   }
+  // Events rather than `for await`: leaving an async iterator early destroys the request, and a
+  // destroyed request loses its socket before the 413 is written.
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of nodeRequest) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes) {
-      // Stop reading; the connection closes after the 413.
-      nodeRequest.pause();
-      throw tooLarge(limitBytes);
-    }
-    chunks.push(chunk as Buffer);
-  }
+  await new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limitBytes) {
+        nodeRequest.off('data', onData);
+        nodeRequest.off('end', resolve);
+        // Keep reading into nothing, so the 413 can be written and the socket stays sound.
+        nodeRequest.resume();
+        reject(tooLarge(limitBytes));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    nodeRequest.on('data', onData);
+    nodeRequest.once('end', resolve);
+    nodeRequest.once('error', reject);
+  });
   return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8');
 }
