@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../config/parse-config.js';
+import type { ProviderConfig } from '../config/config-types.js';
+import { resolveModel } from './route-model.js';
+
+const config = parseConfig(
+  {
+    providers: {
+      first: { type: 'openai-chat', baseURL: 'http://127.0.0.1:1/v1', models: ['shared', 'only-first'] },
+      second: { type: 'gemini', baseURL: 'http://127.0.0.1:2', models: ['shared', 'gemini-pro'] },
+    },
+    aliases: { fast: 'second/gemini-pro', 'claude-*': 'first/only-first' },
+    defaultModels: { 'anthropic-messages': 'mock/mock-echo' },
+  },
+  {},
+);
+const listed = (provider: ProviderConfig) => (provider.type === 'mock' ? ['mock-echo'] : provider.models);
+const route = (name: string, inbound: Parameters<typeof resolveModel>[3] = 'openai-chat') => {
+  const resolved = resolveModel(name, config, listed, inbound);
+  return `${resolved.provider.id}/${resolved.model}`;
+};
+
+describe('resolveModel', () => {
+  it('takes provider/model first, even for models the provider does not list', () => {
+    expect(route('second/shared')).toBe('second/shared');
+    expect(route('first/anything-new')).toBe('first/anything-new');
+  });
+  it('sends a bare name to the first provider that lists it', () => {
+    expect(route('shared')).toBe('first/shared');
+    expect(route('gemini-pro')).toBe('second/gemini-pro');
+  });
+  it('follows aliases, exact and glob', () => {
+    expect(route('fast')).toBe('second/gemini-pro');
+    expect(route('claude-sonnet-4-5')).toBe('first/only-first');
+  });
+  it("falls back to the client protocol's default model", () => {
+    expect(route('unheard-of', 'anthropic-messages')).toBe('mock/mock-echo');
+  });
+  it('is a 404 naming the model otherwise; an unknown provider prefix is just a model name', () => {
+    expect(() => route('unheard-of')).toThrowError(/'unheard-of' does not exist.*GET \/v1\/models/);
+    expect(() => route('openai/gpt-4o')).toThrowError(/'openai\/gpt-4o'/);
+  });
+});
