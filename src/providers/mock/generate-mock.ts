@@ -3,6 +3,7 @@ import type { MockOptions } from '../../config/config-types.js';
 import { textOfParts } from '../../core/content-part.js';
 import { GatewayError, mapStatusToErrorCode } from '../../core/gateway-error.js';
 import type { FunctionTool, GenerateRequest } from '../../core/generate-request.js';
+import type { FinishReason } from '../../core/finish-reason.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import { countRequestTokens, loadTokenCounter } from '../count-tokens.js';
 import { createExampleFromSchema } from './example-from-schema.js';
@@ -27,7 +28,7 @@ export async function* generateMock(
   let outputTokens = 0;
   for (let choice = 0; choice < choices; choice += 1) {
     const tag = choice === 0 ? {} : { choice };
-    let text = '';
+    let finishReason: FinishReason;
     if (plan.kind === 'tool-call') {
       const id = `call_mock_${choice}_${request.messages.length}`;
       yield { type: 'tool-input-start', id, toolName: plan.tool.name, ...tag };
@@ -35,42 +36,27 @@ export async function* generateMock(
       yield { type: 'tool-input-end', id, ...tag };
       yield { type: 'tool-call', toolCallId: id, toolName: plan.tool.name, input: plan.input, ...tag };
       outputTokens += count(plan.tool.name) + count(plan.input);
+      finishReason = { unified: 'tool-calls', raw: 'tool_calls' };
     } else {
       const id = `text-${choice}`;
       yield { type: 'text-start', id, ...tag };
-      const limit = request.maxOutputTokens;
-      let truncated = false;
+      finishReason = { unified: 'stop', raw: 'stop' };
       for (const piece of plan.pieces) {
         if (plan.intervalMs > 0) await sleep(plan.intervalMs, undefined, { signal });
         else if (signal.aborted) throw signal.reason;
         const tokens = count(piece);
-        if (limit !== undefined && outputTokens + tokens > limit) {
-          truncated = true;
+        if (request.maxOutputTokens !== undefined && outputTokens + tokens > request.maxOutputTokens) {
+          finishReason = { unified: 'length', raw: 'length' };
           break;
         }
         outputTokens += tokens;
-        text += piece;
         yield { type: 'text-delta', id, delta: piece, ...tag };
       }
       yield { type: 'text-end', id, ...tag };
-      const last = choice === choices - 1;
-      const finishReason = truncated ? { unified: 'length' as const, raw: 'length' } : { unified: 'stop' as const, raw: 'stop' };
-      yield {
-        type: 'finish',
-        finishReason,
-        usage: last ? usageOf(inputTokens, outputTokens) : { input: {}, output: {} },
-        ...tag,
-      };
-      continue;
     }
+    // Usage is for the whole response: the last choice's finish carries it.
     const last = choice === choices - 1;
-    yield {
-      type: 'finish',
-      finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-      usage: last ? usageOf(inputTokens, outputTokens) : { input: {}, output: {} },
-      ...tag,
-    };
-    void text;
+    yield { type: 'finish', finishReason, usage: last ? usageOf(inputTokens, outputTokens) : { input: {}, output: {} }, ...tag };
   }
 }
 
