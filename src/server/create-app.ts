@@ -4,6 +4,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { GatewayLogger } from '../gateway/run-generation.js';
+import { registerCountTokensRoutes } from './count-tokens-routes.js';
 import { registerGenerationRoutes } from './generation-routes.js';
 import { registerModelsRoutes } from './models-routes.js';
 import { errorResponse, jsonResponse } from './to-http-response.js';
@@ -41,6 +42,7 @@ export function createApp(options: AppOptions): H3 {
   // Claude Code checks that the server answers.
   app.on('HEAD', '/api/hello', () => new HTTPResponse(null, { status: 200 }));
   registerModelsRoutes(app, options.gateway);
+  registerCountTokensRoutes(app, options.gateway);
   registerGenerationRoutes(app, options.gateway);
   options.register?.(app);
   return app;

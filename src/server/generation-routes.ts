@@ -3,6 +3,7 @@ import { GatewayError, invalidRequest } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import { authenticate, extractApiKey } from './authenticate.js';
+import { countGeminiTokens } from './count-tokens-routes.js';
 import { readJsonBody } from './read-request-body.js';
 import { errorResponse, toHTTPResponse } from './to-http-response.js';
 
@@ -24,6 +25,7 @@ export function registerGenerationRoutes(app: H3, gateway: Gateway): void {
       const action = colon === -1 ? '' : rest.slice(colon + 1);
       if (action === 'generateContent') return handleGeneration(event, gateway, 'gemini', { pathModel: model, pathStream: false });
       if (action === 'streamGenerateContent') return handleGeneration(event, gateway, 'gemini', { pathModel: model, pathStream: true });
+      if (action === 'countTokens') return countGeminiTokens(event, gateway, model);
       return errorResponse('gemini', new GatewayError('not_found', `Unknown method '${action}' on models/${model}.`));
     });
   }
