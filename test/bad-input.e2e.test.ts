@@ -62,7 +62,7 @@ describe('bad input gets the OpenAI envelope and the right status', () => {
   it('a missing key is a 401', async () => {
     const response = await fetch(`${open.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(valid) });
     expect(response.status).toBe(401);
-    expect((await response.json()).error).toMatchObject({ code: 'invalid_api_key', message: expect.stringContaining('Missing API key') });
+    expect(((await response.json()) as any).error).toMatchObject({ code: 'invalid_api_key', message: expect.stringContaining('Missing API key') });
   });
 
   it('with keys configured, only those keys pass', async () => {

@@ -21,7 +21,7 @@ function serve(args: string[], home: string): Promise<{ child: ChildProcessWitho
     const onData = (data: Buffer) => {
       output += data.toString();
       const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) {
+      if (match && output.includes('Ctrl+C')) {
         clearTimeout(timer);
         resolve({ child, url: match[1], output: () => output });
       }
@@ -53,7 +53,7 @@ describe('the gateway CLI', () => {
       headers: { authorization: 'Bearer sk', 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'mock-echo', messages: [{ role: 'user', content: 'ping' }] }),
     });
-    expect((await response.json()).choices[0].message.content).toBe('ping');
+    expect(((await response.json()) as any).choices[0].message.content).toBe('ping');
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/parse-config.js';
 import { createLogger } from '../src/server/create-logger.js';
 import { startServer } from '../src/server/start-server.js';
+import { openRecoveryStore } from '../src/recoveries/recovery-store.js';
 import { startFakeUpstream } from './helpers/fake-upstream.js';
 
 async function modelIds(url: string): Promise<string[]> {
-  const body = await (await fetch(`${url}/v1/models`)).json();
+  const body = (await (await fetch(`${url}/v1/models`)).json()) as any;
   return body.data.map((model: { id: string }) => model.id);
 }
 
@@ -34,7 +35,7 @@ describe('GET /v1/models', () => {
     const server = await startServer({
       config: parseConfig(JSON.parse('{"providers":{"mock":{"type":"mock","models":["extra-one"]}}}'), {}, file),
       logger: createLogger({ write: (line) => logs.push(line) }),
-      recoveries: { save: async () => undefined },
+      recoveryStore: await openRecoveryStore({ directory: join(mkdtempSync(join(tmpdir(), 'switchyard-models-store-')), 'recoveries') }),
       host: '127.0.0.1',
       port: 0,
       watch: { path: file, explicit: true },
@@ -64,7 +65,7 @@ describe('GET /v1/models', () => {
     const server = await startServer({
       config: parseConfig({ providers: { up: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'k', models: ['configured'] } } }, {}),
       logger: createLogger({ quiet: true }),
-      recoveries: { save: async () => undefined },
+      recoveryStore: await openRecoveryStore({ directory: join(mkdtempSync(join(tmpdir(), 'switchyard-models-store-')), 'recoveries') }),
       host: '127.0.0.1',
       port: 0,
     });

@@ -128,7 +128,7 @@ describe('OpenAI Chat Completions against the mock models', () => {
 
   it('lists the models without auth', async () => {
     const response = await fetch(`${gateway.url}/v1/models`);
-    const body = await response.json();
+    const body = (await response.json()) as any;
     expect(body.object).toBe('list');
     expect(body.data.map((model: { id: string }) => model.id)).toEqual(['mock-echo', 'mock-lorem', 'mock-slow', 'mock-tools', 'mock-fail']);
     expect(body.data[0]).toEqual({ id: 'mock-echo', object: 'model', created: expect.any(Number), owned_by: 'mock' });
@@ -143,6 +143,6 @@ describe('OpenAI Chat Completions against the mock models', () => {
     const notFound = await fetch(`${gateway.url}/v1/nothing-here`);
     expect(notFound.status).toBe(404);
     expect(notFound.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await notFound.json()).error.message).toContain('/v1/nothing-here');
+    expect(((await notFound.json()) as any).error.message).toContain('/v1/nothing-here');
   });
 });

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerRecoveriesCommand } from './recoveries-command.js';
 import { registerServeCommand } from './serve-command.js';
 
 /**
@@ -12,6 +13,7 @@ export function createProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerServeCommand(program);
+  registerRecoveriesCommand(program);
   return program;
 }
 

@@ -4,7 +4,9 @@ import { ConfigError } from '../config/config-error.js';
 import { defaultConfigPath, resolveSwitchyardHome } from '../config/paths.js';
 import { createLogger } from '../server/create-logger.js';
 import { startServer } from '../server/start-server.js';
-import { createRecoverySink } from './create-recovery-sink.js';
+import { recoveriesDirectory } from '../config/paths.js';
+import { openRecoveryStore } from '../recoveries/recovery-store.js';
+import { RecoveryStoreError } from '../recoveries/recovery-store-error.js';
 import type { ServeOptions } from './serve-command.js';
 
 /** `gateway serve`: returns the exit code once the server has stopped. */
@@ -30,10 +32,19 @@ export async function runServe(options: ServeOptions): Promise<number> {
     throw error;
   }
   const logger = createLogger({ quiet: options.quiet });
-  const recoveries = await createRecoverySink(home, config, logger);
+  let recoveryStore;
+  try {
+    recoveryStore = await openRecoveryStore({ directory: recoveriesDirectory(home), maxRecords: config.recoveries.maxRecords, maxAgeMs: config.recoveries.maxAgeMs });
+  } catch (error) {
+    if (error instanceof RecoveryStoreError) {
+      console.error(chalk.red(`Cannot open the recoveries store: ${error.message}`));
+      return 1;
+    }
+    throw error;
+  }
   let server;
   try {
-    server = await startServer({ config, logger, recoveries, host: options.host, port, watch: { path: configPath, explicit: options.config !== undefined } });
+    server = await startServer({ config, logger, recoveryStore, host: options.host, port, watch: { path: configPath, explicit: options.config !== undefined } });
   } catch (error) {
     console.error(chalk.red(`Could not start the server: ${(error as Error).message}`));
     return 1;

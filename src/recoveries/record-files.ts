@@ -86,11 +86,10 @@ export async function sweepStoreLeftovers(directory: string, indexedIds: Readonl
     const names = await readdir(folder).catch(() => [] as string[]);
     for (const name of names) {
       const file = join(folder, name);
-      const isOrphan = folder === recordsFolder && name.endsWith('.json') && !indexedIds.has(name.slice(0, -'.json'.length));
-      if (!isTempFileName(name) && !isOrphan) {
-        if (folder === recordsFolder) await chmod(file, STORE_FILE_MODE).catch(() => undefined);
-        continue;
-      }
+      const isRecordFile = folder === recordsFolder && name.endsWith('.json');
+      if (isRecordFile) await chmod(file, STORE_FILE_MODE).catch(() => undefined);
+      const isOrphan = isRecordFile && !indexedIds.has(name.slice(0, -'.json'.length));
+      if (!isTempFileName(name) && !isOrphan) continue;
       const details = await stat(file).catch(() => undefined);
       if (!details?.isFile() || nowMs - details.mtimeMs < LEFTOVER_MIN_AGE_MS) continue;
       await unlink(file).then(() => (removed += 1), () => undefined);

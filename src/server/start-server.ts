@@ -5,8 +5,11 @@ import type { GatewayConfig } from '../config/config-types.js';
 import { watchConfig } from '../config/watch-config.js';
 import { createGateway, type Gateway } from '../gateway/create-gateway.js';
 import type { RecoverySink } from '../gateway/recovery-sink.js';
+import { createStoreRecoverySink } from '../gateway/store-recovery-sink.js';
+import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import type { GatewayLogger } from '../gateway/run-generation.js';
 import { createApp } from './create-app.js';
+import { registerRecoveriesRoutes } from './recoveries-routes.js';
 
 export interface RunningServer {
   url: string;
@@ -22,7 +25,10 @@ export interface RunningServer {
 export interface StartServerOptions {
   config: GatewayConfig;
   logger: GatewayLogger;
-  recoveries: RecoverySink;
+  /** Where interrupted generations are kept, and what the recoveries API serves. */
+  recoveryStore: RecoveryStore;
+  /** Replaces the store as the destination of interrupted generations (tests). */
+  recoveries?: RecoverySink;
   /** Overrides config.server.host/port (CLI flags); port 0 picks a free port. */
   host?: string;
   port?: number;
@@ -32,8 +38,16 @@ export interface StartServerOptions {
 }
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const gateway = createGateway({ config: options.config, recoveries: options.recoveries, logger: options.logger });
-  const app = createApp({ gateway, logger: options.logger, register: options.register && ((h3) => options.register!(h3, gateway)) });
+  const recoveries = options.recoveries ?? createStoreRecoverySink(options.recoveryStore);
+  const gateway = createGateway({ config: options.config, recoveries, logger: options.logger });
+  const app = createApp({
+    gateway,
+    logger: options.logger,
+    register: (h3) => {
+      registerRecoveriesRoutes(h3, gateway, options.recoveryStore);
+      options.register?.(h3, gateway);
+    },
+  });
   const host = options.host ?? options.config.server.host;
   const requestedPort = options.port ?? options.config.server.port;
   const listener = await listen(toNodeHandler(app), {
@@ -72,6 +86,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         listener.server.close();
         const result = await gateway.shutdown(graceMs);
         await listener.close();
+        await options.recoveryStore.close();
         return result;
       })();
       return closing;

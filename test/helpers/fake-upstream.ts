@@ -49,6 +49,8 @@ export async function startFakeUpstream(reply: (request: RecordedRequest) => Fak
     const records = splitSseRecords(answer.sse);
     for (const [index, record] of records.entries()) {
       if (answer.breakAfter !== undefined && index >= answer.breakAfter) {
+        // Let what was written reach the gateway, then cut the connection.
+        await sleep(20);
         response.destroy();
         return;
       }

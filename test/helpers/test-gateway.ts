@@ -1,26 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseConfig } from '../../src/config/parse-config.js';
 import type { InterruptedGeneration, RecoverySink } from '../../src/gateway/recovery-sink.js';
+import { createStoreRecoverySink } from '../../src/gateway/store-recovery-sink.js';
+import { openRecoveryStore, type RecoveryStore } from '../../src/recoveries/recovery-store.js';
 import { createLogger } from '../../src/server/create-logger.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 
 export interface TestGateway {
   url: string;
   server: RunningServer;
-  /** Interrupted generations handed to the recoveries sink. */
+  store: RecoveryStore;
+  /** Interrupted generations, as handed to the store (in order). */
   interrupted: InterruptedGeneration[];
+  /** Settles when the next interrupted generation has been stored. */
+  nextRecord(): Promise<InterruptedGeneration>;
   logs: string[];
   close(): Promise<void>;
 }
 
 /**
  * The real server on a random port of 127.0.0.1, configured from raw config JSON with an empty
- * environment (no provider is created from the machine's variables).
+ * environment (no provider is created from the machine's variables), with a recoveries store in a
+ * fresh temporary folder.
  */
-export async function startTestGateway(rawConfig: Record<string, unknown> = {}, recoveries?: RecoverySink): Promise<TestGateway> {
+export async function startTestGateway(rawConfig: Record<string, unknown> = {}): Promise<TestGateway> {
   const config = parseConfig(rawConfig, {});
+  const store = await openRecoveryStore({ directory: join(mkdtempSync(join(tmpdir(), 'switchyard-test-')), 'recoveries') });
   const interrupted: InterruptedGeneration[] = [];
+  const waiters: Array<(generation: InterruptedGeneration) => void> = [];
+  const storeSink = createStoreRecoverySink(store);
+  const recoveries: RecoverySink = {
+    async save(generation) {
+      await storeSink.save(generation);
+      interrupted.push(generation);
+      waiters.shift()?.(generation);
+    },
+  };
   const logs: string[] = [];
-  const sink: RecoverySink = recoveries ?? { save: async (generation) => void interrupted.push(generation) };
-  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveries: sink, host: '127.0.0.1', port: 0 });
-  return { url: server.url, server, interrupted, logs, close: async () => void (await server.close(1000)) };
+  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0 });
+  return {
+    url: server.url,
+    server,
+    store,
+    interrupted,
+    nextRecord: () => new Promise((resolve) => waiters.push(resolve)),
+    logs,
+    close: async () => void (await server.close(1000)),
+  };
 }
