@@ -12,7 +12,7 @@ export function warnForeignExtensions(request: GenerateRequest, target: Protocol
     if (protocol === target || !fields) continue;
     for (const key of Object.keys(fields)) {
       if (IGNORABLE.has(key)) continue;
-      warnings.push({ type: 'dropped', feature: key, details: `not expressible for a ${target} upstream` });
+      warnings.push({ type: 'dropped', feature: key, details: `not expressible for an upstream speaking ${target}` });
     }
   }
   return warnings;

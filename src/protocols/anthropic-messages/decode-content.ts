@@ -1,6 +1,7 @@
 import type { FilePart, TextPart, ToolResultPart } from '../../core/content-part.js';
 import { invalidRequest } from '../../core/gateway-error.js';
 import {
+  isJsonObject,
   readBoolean,
   readString,
   requireNonEmptyString,
@@ -8,23 +9,23 @@ import {
   requireString,
   type JsonObject,
 } from '../read-fields.js';
-import { readExtraFields, toBlockMetadata } from './block-metadata.js';
+import { readAnthropicExtraFields, toAnthropicMetadata } from './block-metadata.js';
 
 /**
  * Request content blocks that the core can hold: text, image, document and tool_result
  * (PROTOCOLS.md §2.2). Fields without a core equivalent ride in the part's protocolMetadata.
  */
 
-export function decodeTextBlock(block: JsonObject, param: string): TextPart {
+export function decodeAnthropicTextBlock(block: JsonObject, param: string): TextPart {
   const text = requireString(block, 'text', `${param}.text`);
-  return { type: 'text', text, ...toBlockMetadata(readExtraFields(block, ['text'])) };
+  return { type: 'text', text, ...toAnthropicMetadata(readAnthropicExtraFields(block, ['text'])) };
 }
 
 /** An image block, from base64 data or a URL. */
-export function decodeImageBlock(block: JsonObject, param: string): FilePart {
+export function decodeAnthropicImageBlock(block: JsonObject, param: string): FilePart {
   const source = requireObject(block.source, `${param}.source`);
   const sourceType = requireString(source, 'type', `${param}.source.type`);
-  const metadata = toBlockMetadata(readExtraFields(block, ['source']));
+  const metadata = toAnthropicMetadata(readAnthropicExtraFields(block, ['source']));
   switch (sourceType) {
     case 'base64':
       return {
@@ -45,11 +46,11 @@ export function decodeImageBlock(block: JsonObject, param: string): FilePart {
  * A document block (PDF as base64 or URL, plain text). A `content` source (a list of blocks) has no
  * file equivalent: undefined, and the caller keeps the block as it is.
  */
-export function decodeDocumentBlock(block: JsonObject, param: string): FilePart | undefined {
+export function decodeAnthropicDocumentBlock(block: JsonObject, param: string): FilePart | undefined {
   const source = requireObject(block.source, `${param}.source`);
   const sourceType = requireString(source, 'type', `${param}.source.type`);
   const title = readString(block, 'title', `${param}.title`);
-  const rest = { ...(title !== undefined && { filename: title }), ...toBlockMetadata(readExtraFields(block, ['source', 'title'])) };
+  const rest = { ...(title !== undefined && { filename: title }), ...toAnthropicMetadata(readAnthropicExtraFields(block, ['source', 'title'])) };
   switch (sourceType) {
     case 'base64':
       return {
@@ -85,10 +86,10 @@ function unsupportedSource(param: string, sourceType: string, supported: string)
  * the original content ride along in metadata for an Anthropic upstream; a search result's text
  * is also kept as text so other upstreams still see what the tool returned.
  */
-export function decodeToolResultBlock(block: JsonObject, param: string, toolNames: ReadonlyMap<string, string>): ToolResultPart {
+export function decodeAnthropicToolResultBlock(block: JsonObject, param: string, toolNames: ReadonlyMap<string, string>): ToolResultPart {
   const toolCallId = requireString(block, 'tool_use_id', `${param}.tool_use_id`);
   const isError = readBoolean(block, 'is_error', `${param}.is_error`);
-  const extra = readExtraFields(block, ['tool_use_id', 'content', 'is_error']);
+  const extra = readAnthropicExtraFields(block, ['tool_use_id', 'content', 'is_error']);
   const content: Array<TextPart | FilePart> = [];
   const raw = block.content;
   if (typeof raw === 'string') content.push({ type: 'text', text: raw });
@@ -99,11 +100,11 @@ export function decodeToolResultBlock(block: JsonObject, param: string, toolName
       const innerType = requireString(inner, 'type', `${innerParam}.type`);
       const part =
         innerType === 'text'
-          ? decodeTextBlock(inner, innerParam)
+          ? decodeAnthropicTextBlock(inner, innerParam)
           : innerType === 'image'
-            ? decodeImageBlock(inner, innerParam)
+            ? decodeAnthropicImageBlock(inner, innerParam)
             : innerType === 'document'
-              ? decodeDocumentBlock(inner, innerParam)
+              ? decodeAnthropicDocumentBlock(inner, innerParam)
               : undefined;
       if (part) content.push(part);
       else {
@@ -122,12 +123,13 @@ export function decodeToolResultBlock(block: JsonObject, param: string, toolName
     toolName: toolNames.get(toolCallId) ?? '',
     content,
     ...(isError !== undefined && { isError }),
-    ...toBlockMetadata(extra),
+    ...toAnthropicMetadata(extra),
   };
 }
 
 function textOfSearchResult(block: JsonObject): string {
   if (!Array.isArray(block.content)) return '';
-  const texts = block.content.flatMap((entry) => (typeof entry === 'object' && entry !== null && typeof (entry as JsonObject).text === 'string' ? [(entry as JsonObject).text as string] : []));
-  return texts.join('\n');
+  return block.content
+    .flatMap((entry) => (isJsonObject(entry) && typeof entry.text === 'string' ? [entry.text] : []))
+    .join('\n');
 }

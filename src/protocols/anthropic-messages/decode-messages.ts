@@ -1,16 +1,16 @@
 import type { AssistantPart, Message, TextPart } from '../../core/content-part.js';
 import { invalidRequest } from '../../core/gateway-error.js';
 import { readString, requireObject, requireString, type JsonObject } from '../read-fields.js';
-import { readExtraFields, toBlockMetadata, toOriginMetadata, type UnmappedBlock } from './block-metadata.js';
-import { decodeDocumentBlock, decodeImageBlock, decodeTextBlock, decodeToolResultBlock } from './decode-content.js';
+import { readAnthropicExtraFields, toAnthropicMetadata, markAsAnthropic, type AnthropicUnmappedBlock } from './block-metadata.js';
+import { decodeAnthropicDocumentBlock, decodeAnthropicImageBlock, decodeAnthropicTextBlock, decodeAnthropicToolResultBlock } from './decode-content.js';
 
 type UserMessage = Extract<Message, { role: 'user' }>;
 type ToolMessage = Extract<Message, { role: 'tool' }>;
 
 export interface DecodedMessages {
   messages: Message[];
-  /** Blocks the core cannot hold, with their place (see UNMAPPED_BLOCKS_KEY). */
-  unmappedBlocks: UnmappedBlock[];
+  /** Blocks the core cannot hold, with their place (see ANTHROPIC_UNMAPPED_BLOCKS_KEY). */
+  unmappedBlocks: AnthropicUnmappedBlock[];
 }
 
 /** Top-level `system`: a string or text blocks (whose cache_control rides in metadata). */
@@ -27,7 +27,7 @@ export function decodeAnthropicSystem(value: unknown): TextPart[] {
  */
 export function decodeAnthropicMessages(rawMessages: unknown[]): DecodedMessages {
   const messages: Message[] = [];
-  const unmappedBlocks: UnmappedBlock[] = [];
+  const unmappedBlocks: AnthropicUnmappedBlock[] = [];
   // Tool results carry only the call id; the name comes from the assistant's tool_use.
   const toolNames = new Map<string, string>();
 
@@ -70,19 +70,20 @@ export function decodeAnthropicMessages(rawMessages: unknown[]): DecodedMessages
           const blockParam = `${contentParam}[${blockIndex}]`;
           const type = requireString(block, 'type', `${blockParam}.type`);
           if (type === 'tool_result') {
-            openTool().content.push(decodeToolResultBlock(block, blockParam, toolNames));
+            openTool().content.push(decodeAnthropicToolResultBlock(block, blockParam, toolNames));
             continue;
           }
           const part =
             type === 'text'
-              ? decodeTextBlock(block, blockParam)
+              ? decodeAnthropicTextBlock(block, blockParam)
               : type === 'image'
-                ? decodeImageBlock(block, blockParam)
+                ? decodeAnthropicImageBlock(block, blockParam)
                 : type === 'document'
-                  ? decodeDocumentBlock(block, blockParam)
+                  ? decodeAnthropicDocumentBlock(block, blockParam)
                   : undefined;
           if (part) openUser().content.push(part);
           else {
+            // A turn of such blocks only still needs a core message to hold their place.
             if (!current) openUser();
             keepUnmapped(block);
           }
@@ -93,7 +94,7 @@ export function decodeAnthropicMessages(rawMessages: unknown[]): DecodedMessages
         const content: AssistantPart[] = [];
         messages.push({ role: 'assistant', content });
         for (const [blockIndex, block] of blocksOf(message.content, contentParam)) {
-          const part = decodeAssistantBlock(block, `${contentParam}[${blockIndex}]`, toolNames);
+          const part = decodeAnthropicAssistantBlock(block, `${contentParam}[${blockIndex}]`, toolNames);
           if (part) content.push(part);
           else keepUnmapped(block);
         }
@@ -106,12 +107,15 @@ export function decodeAnthropicMessages(rawMessages: unknown[]): DecodedMessages
   return { messages, unmappedBlocks };
 }
 
-/** A block of an assistant turn, or undefined for one the core cannot hold (server tool blocks). */
-function decodeAssistantBlock(block: JsonObject, param: string, toolNames: Map<string, string>): AssistantPart | undefined {
+/**
+ * A block of an assistant turn (in a request, or in a response from upstream), or undefined for one
+ * the core cannot hold (server_tool_use, web_search_tool_result, ...).
+ */
+export function decodeAnthropicAssistantBlock(block: JsonObject, param: string, toolNames: Map<string, string>): AssistantPart | undefined {
   const type = requireString(block, 'type', `${param}.type`);
   switch (type) {
     case 'text':
-      return decodeTextBlock(block, param);
+      return decodeAnthropicTextBlock(block, param);
     case 'thinking': {
       // Passed back unchanged to Anthropic only (PROTOCOLS.md §2.2): the signature is theirs.
       const signature = readString(block, 'signature', `${param}.signature`);
@@ -119,7 +123,7 @@ function decodeAssistantBlock(block: JsonObject, param: string, toolNames: Map<s
         type: 'reasoning',
         text: requireString(block, 'thinking', `${param}.thinking`),
         ...(signature !== undefined && { signature }),
-        ...toOriginMetadata(readExtraFields(block, ['thinking', 'signature'])),
+        ...markAsAnthropic(readAnthropicExtraFields(block, ['thinking', 'signature'])),
       };
     }
     case 'redacted_thinking':
@@ -127,7 +131,7 @@ function decodeAssistantBlock(block: JsonObject, param: string, toolNames: Map<s
         type: 'reasoning',
         text: '',
         redactedData: requireString(block, 'data', `${param}.data`),
-        ...toOriginMetadata(readExtraFields(block, ['data'])),
+        ...markAsAnthropic(readAnthropicExtraFields(block, ['data'])),
       };
     case 'tool_use': {
       const id = requireString(block, 'id', `${param}.id`);
@@ -138,7 +142,7 @@ function decodeAssistantBlock(block: JsonObject, param: string, toolNames: Map<s
         toolCallId: id,
         toolName: name,
         input: JSON.stringify(block.input ?? {}),
-        ...toBlockMetadata(readExtraFields(block, ['id', 'name', 'input'])),
+        ...toAnthropicMetadata(readAnthropicExtraFields(block, ['id', 'name', 'input'])),
       };
     }
     default:
@@ -148,13 +152,12 @@ function decodeAssistantBlock(block: JsonObject, param: string, toolNames: Map<s
 
 /** A string or a list of text blocks. `markOrigin` tags every part as Anthropic's (system messages). */
 function decodeTextContent(value: unknown, param: string, markOrigin: boolean): TextPart[] {
-  if (typeof value === 'string') return [{ type: 'text', text: value, ...(markOrigin && toOriginMetadata({})) }];
   return blocksOf(value, param).map(([index, block]) => {
     const blockParam = `${param}[${index}]`;
     const type = requireString(block, 'type', `${blockParam}.type`);
     if (type !== 'text') throw invalidRequest(`${blockParam}.type`, `Invalid value for '${blockParam}.type': '${type}'. Only text blocks are allowed here.`);
-    const part = decodeTextBlock(block, blockParam);
-    return markOrigin ? { ...part, ...toOriginMetadata(readExtraFields(block, ['text'])) } : part;
+    const part = decodeAnthropicTextBlock(block, blockParam);
+    return markOrigin && !part.protocolMetadata ? { ...part, ...markAsAnthropic({}) } : part;
   });
 }
 

@@ -14,7 +14,7 @@ import {
   requireObject,
   type JsonObject,
 } from '../read-fields.js';
-import { UNMAPPED_BLOCKS_KEY } from './block-metadata.js';
+import { ANTHROPIC_UNMAPPED_BLOCKS_KEY } from './block-metadata.js';
 import { decodeAnthropicMessages, decodeAnthropicSystem } from './decode-messages.js';
 import { decodeAnthropicToolChoice, decodeAnthropicTools } from './decode-tools.js';
 
@@ -67,7 +67,7 @@ export function decodeAnthropicMessagesRequest(input: unknown): DecodedRequest {
     if (Object.keys(metadata).some((key) => key !== 'user_id')) extension.metadata = metadata;
   }
 
-  if (unmappedBlocks.length > 0) extension[UNMAPPED_BLOCKS_KEY] = unmappedBlocks;
+  if (unmappedBlocks.length > 0) extension[ANTHROPIC_UNMAPPED_BLOCKS_KEY] = unmappedBlocks;
   if (Object.keys(extension).length > 0) request.extensions['anthropic-messages'] = extension;
   return { request, warnings: [] };
 }

@@ -10,7 +10,7 @@ import {
   requireObject,
   type JsonObject,
 } from '../read-fields.js';
-import { readExtraFields, toBlockMetadata } from './block-metadata.js';
+import { readAnthropicExtraFields, toAnthropicMetadata } from './block-metadata.js';
 
 /**
  * `tools` (PROTOCOLS.md §2.3). A custom tool has no `type` (or `custom`); anything else is a server
@@ -38,7 +38,7 @@ export function decodeAnthropicTools(body: JsonObject): Tool[] {
       inputSchema,
       ...(description !== undefined && { description }),
       ...(strict !== undefined && { strict }),
-      ...toBlockMetadata(readExtraFields(tool, ['name', 'input_schema', 'description', 'strict'])),
+      ...toAnthropicMetadata(readAnthropicExtraFields(tool, ['name', 'input_schema', 'description', 'strict'])),
     };
   });
 }

@@ -2,7 +2,7 @@ import type { AssistantPart, FilePart, TextPart, ToolResultPart } from '../../co
 import type { Warning } from '../../core/warning.js';
 import { parseToolInputObject } from '../parse-tool-input.js';
 import type { JsonObject } from '../read-fields.js';
-import { extraFieldsOf, isFromAnthropic } from './block-metadata.js';
+import { anthropicExtraFieldsOf, isFromAnthropic } from './block-metadata.js';
 
 /**
  * Core parts → Anthropic request blocks. Each returns zero or one block: zero for what Anthropic
@@ -10,14 +10,14 @@ import { extraFieldsOf, isFromAnthropic } from './block-metadata.js';
  * must be non-empty") while it carries no meaning.
  */
 
-export function encodeTextPart(part: TextPart): JsonObject[] {
+export function encodeAnthropicTextBlock(part: TextPart): JsonObject[] {
   if (part.text === '') return [];
-  return [{ type: 'text', text: part.text, ...extraFieldsOf(part) }];
+  return [{ type: 'text', text: part.text, ...anthropicExtraFieldsOf(part) }];
 }
 
 /** Images as image blocks; PDFs and plain text as document blocks (PROTOCOLS.md §2.2). */
-export function encodeFilePart(part: FilePart, feature: string, warnings: Warning[]): JsonObject[] {
-  const extra = extraFieldsOf(part);
+export function encodeAnthropicFileBlock(part: FilePart, feature: string, warnings: Warning[]): JsonObject[] {
+  const extra = anthropicExtraFieldsOf(part);
   if (part.mediaType.startsWith('image/')) {
     const source = part.data.type === 'url' ? { type: 'url', url: part.data.url } : { type: 'base64', media_type: part.mediaType, data: part.data.base64 };
     return [{ type: 'image', source, ...extra }];
@@ -40,21 +40,21 @@ export function encodeFilePart(part: FilePart, feature: string, warnings: Warnin
  * signature, or a redacted block. Reasoning from other vendors (or unsigned) cannot be verified by
  * Anthropic and would be rejected, so it is dropped, with one warning per message.
  */
-export function encodeAssistantPart(part: AssistantPart, feature: string, warnings: Warning[]): JsonObject[] {
+export function encodeAnthropicAssistantBlock(part: AssistantPart, feature: string, warnings: Warning[]): JsonObject[] {
   switch (part.type) {
     case 'text':
-      return encodeTextPart(part);
+      return encodeAnthropicTextBlock(part);
     case 'reasoning':
       if (part.redactedData !== undefined) return [{ type: 'redacted_thinking', data: part.redactedData }];
       if (isFromAnthropic(part) && part.signature) {
-        return [{ type: 'thinking', thinking: part.text, signature: part.signature, ...extraFieldsOf(part) }];
+        return [{ type: 'thinking', thinking: part.text, signature: part.signature, ...anthropicExtraFieldsOf(part) }];
       }
       if (!warnings.some((warning) => warning.feature === `${feature} reasoning`)) {
         warnings.push({ type: 'dropped', feature: `${feature} reasoning`, details: 'only signed Anthropic thinking can be sent back to Anthropic' });
       }
       return [];
     case 'tool-call':
-      return [{ type: 'tool_use', id: part.toolCallId, name: part.toolName, input: parseToolInputObject(part.input), ...extraFieldsOf(part) }];
+      return [{ type: 'tool_use', id: part.toolCallId, name: part.toolName, input: parseToolInputObject(part.input), ...anthropicExtraFieldsOf(part) }];
     case 'file':
       warnings.push({ type: 'dropped', feature: `${feature} file`, details: 'Anthropic assistant turns hold no files' });
       return [];
@@ -69,14 +69,15 @@ export function encodeAssistantPart(part: AssistantPart, feature: string, warnin
  * A tool result. One plain text becomes a string (the common form); an original content list kept
  * in metadata (search results, tool references) replaces the core content for Anthropic.
  */
-export function encodeToolResultPart(part: ToolResultPart, feature: string, warnings: Warning[]): JsonObject {
-  const extra = extraFieldsOf(part);
-  const blocks = part.content.flatMap((inner) => (inner.type === 'text' ? encodeTextPart(inner) : encodeFilePart(inner, feature, warnings)));
-  const single = blocks.length === 1 && part.content.length === 1 && part.content[0].type === 'text' && !part.content[0].protocolMetadata ? blocks[0].text : undefined;
+export function encodeAnthropicToolResultBlock(part: ToolResultPart, feature: string, warnings: Warning[]): JsonObject {
+  const extra = anthropicExtraFieldsOf(part);
+  const blocks = part.content.flatMap((inner) => (inner.type === 'text' ? encodeAnthropicTextBlock(inner) : encodeAnthropicFileBlock(inner, feature, warnings)));
+  const [only] = part.content;
+  const plainText = part.content.length === 1 && only.type === 'text' && only.text !== '' && !only.protocolMetadata;
   return {
     type: 'tool_result',
     tool_use_id: part.toolCallId,
-    ...(blocks.length > 0 && { content: single ?? blocks }),
+    ...(blocks.length > 0 && { content: plainText ? only.text : blocks }),
     ...(part.isError !== undefined && { is_error: part.isError }),
     ...extra,
   };

@@ -1,9 +1,8 @@
-import type { Message } from '../../core/content-part.js';
 import type { GenerateRequest } from '../../core/generate-request.js';
 import type { Warning } from '../../core/warning.js';
 import type { JsonObject } from '../read-fields.js';
-import { isFromAnthropic, type UnmappedBlock } from './block-metadata.js';
-import { encodeAssistantPart, encodeFilePart, encodeTextPart, encodeToolResultPart } from './encode-content.js';
+import { isFromAnthropic, placeAnthropicUnmappedBlocks, type AnthropicUnmappedBlock } from './block-metadata.js';
+import { encodeAnthropicAssistantBlock, encodeAnthropicFileBlock, encodeAnthropicTextBlock, encodeAnthropicToolResultBlock } from './encode-content.js';
 
 type WireRole = 'user' | 'assistant' | 'system';
 
@@ -26,42 +25,35 @@ export interface EncodedMessages {
  *   in older APIs); one that came from Anthropic stays where it was;
  * - blocks the core could not hold (kept by decodeRequest) go back to their places.
  */
-export function encodeAnthropicMessages(request: GenerateRequest, unmapped: readonly UnmappedBlock[], warnings: Warning[]): EncodedMessages {
-  const system = request.system.flatMap(encodeTextPart);
+export function encodeAnthropicMessages(request: GenerateRequest, unmapped: readonly AnthropicUnmappedBlock[], warnings: Warning[]): EncodedMessages {
+  const system = request.system.flatMap(encodeAnthropicTextBlock);
   const turns: Turn[] = [];
 
   request.messages.forEach((message, index) => {
     const feature = `messages[${index}]`;
-    const extra = unmapped.filter((entry) => entry.message === index);
-    const placeUnmapped = (encodedParts: JsonObject[][]): JsonObject[] => {
-      const blocks: JsonObject[] = [];
-      encodedParts.forEach((partBlocks, position) => {
-        for (const entry of extra) if (entry.part === position) blocks.push(entry.block);
-        blocks.push(...partBlocks);
-      });
-      for (const entry of extra) if (entry.part >= encodedParts.length) blocks.push(entry.block);
-      return blocks;
-    };
-    const role = wireRole(message);
+    const kept = unmapped.filter((entry) => entry.message === index);
+    const placeUnmapped = (encodedParts: JsonObject[][]) => placeAnthropicUnmappedBlocks(encodedParts, kept);
     switch (message.role) {
       case 'system': {
-        const blocks = message.content.flatMap(encodeTextPart);
+        const blocks = message.content.flatMap(encodeAnthropicTextBlock);
         if (message.content.some(isFromAnthropic)) {
-          appendTurn(turns, 'system', blocks, warnings);
+          appendTurn(turns, 'system', blocks, feature, warnings);
         } else {
           system.push(...blocks);
           warnings.push({ type: 'changed', feature, details: 'a system message inside the conversation was moved to the top-level system prompt' });
         }
         return;
       }
-      case 'user':
-        appendTurn(turns, role, placeUnmapped(message.content.map((part) => (part.type === 'text' ? encodeTextPart(part) : encodeFilePart(part, feature, warnings)))), warnings);
+      case 'user': {
+        const encoded = message.content.map((part) => (part.type === 'text' ? encodeAnthropicTextBlock(part) : encodeAnthropicFileBlock(part, feature, warnings)));
+        appendTurn(turns, 'user', placeUnmapped(encoded), feature, warnings);
         return;
+      }
       case 'assistant':
-        appendTurn(turns, role, placeUnmapped(message.content.map((part) => encodeAssistantPart(part, feature, warnings))), warnings);
+        appendTurn(turns, 'assistant', placeUnmapped(message.content.map((part) => encodeAnthropicAssistantBlock(part, feature, warnings))), feature, warnings);
         return;
       case 'tool':
-        appendTurn(turns, role, placeUnmapped(message.content.map((part) => [encodeToolResultPart(part, feature, warnings)])), warnings);
+        appendTurn(turns, 'user', placeUnmapped(message.content.map((part) => [encodeAnthropicToolResultBlock(part, feature, warnings)])), feature, warnings);
         return;
       default: {
         const unexpected: never = message;
@@ -72,12 +64,8 @@ export function encodeAnthropicMessages(request: GenerateRequest, unmapped: read
   return { system, messages: turns };
 }
 
-function wireRole(message: Message): WireRole {
-  return message.role === 'assistant' ? 'assistant' : message.role === 'system' ? 'system' : 'user';
-}
-
 /** Adds blocks as a turn, merged into the previous turn of the same role. Empty turns are skipped. */
-function appendTurn(turns: Turn[], role: WireRole, blocks: JsonObject[], warnings: Warning[]): void {
+function appendTurn(turns: Turn[], role: WireRole, blocks: JsonObject[], feature: string, warnings: Warning[]): void {
   if (blocks.length === 0) return;
   const last = turns[turns.length - 1];
   if (!last || last.role !== role) {
@@ -89,7 +77,7 @@ function appendTurn(turns: Turn[], role: WireRole, blocks: JsonObject[], warning
   const others = merged.filter((block) => block.type !== 'tool_result');
   const reordered = [...results, ...others];
   if (reordered.some((block, position) => block !== merged[position])) {
-    warnings.push({ type: 'changed', feature: `messages[${turns.length - 1}]`, details: 'tool results were moved before the other content of the user turn' });
+    warnings.push({ type: 'changed', feature, details: 'tool results were moved before the other content of the user turn' });
   }
   last.content = reordered;
 }

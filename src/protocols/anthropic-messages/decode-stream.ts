@@ -1,0 +1,170 @@
+import type { FinishReason } from '../../core/finish-reason.js';
+import type { ProtocolMetadata } from '../../core/protocol.js';
+import type { StreamPart } from '../../core/stream-part.js';
+import type { SseEvent } from '../../sse/sse-event.js';
+import type { StreamDecoder } from '../protocol-codec.js';
+import { isJsonObject, type JsonObject } from '../read-fields.js';
+import { readAnthropicExtraFields, toAnthropicMetadata, markAsAnthropic } from './block-metadata.js';
+import { convertAnthropicMessagesUsage } from './convert-usage.js';
+import { decodeAnthropicMessagesError } from './decode-error.js';
+import { mapAnthropicErrorTypeToStatus } from './encode-error.js';
+import { mapAnthropicStopReason } from './map-stop-reason.js';
+
+/** A content block being streamed, by its `index`. Part ids are the index (unique per message). */
+type OpenBlock =
+  | { kind: 'text'; id: string }
+  | { kind: 'reasoning'; id: string; signature: string }
+  | { kind: 'tool'; id: string; name: string; input: string; initialInput: unknown; metadata: { protocolMetadata?: ProtocolMetadata } };
+
+/**
+ * Anthropic stream events (PROTOCOLS.md §2.5) → stream parts. Input tokens come in
+ * `message_start`, the cumulative totals in `message_delta`; the finish goes out at `message_stop`
+ * (or at the end of a stream cut before it). Skipped on purpose: `ping`, `citations_delta`, and
+ * server tool blocks (server_tool_use, web_search_tool_result, ...), which only Anthropic can run
+ * or show; unknown events too, so a newer API does not break the stream.
+ */
+export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
+  const open = new Map<number, OpenBlock>();
+  let started = false;
+  let finished = false;
+  let usage: JsonObject = {};
+  let finishReason: FinishReason = { unified: 'other' };
+
+  const closeBlock = (index: number, block: OpenBlock): StreamPart[] => {
+    open.delete(index);
+    switch (block.kind) {
+      case 'text':
+        return [{ type: 'text-end', id: block.id }];
+      case 'reasoning':
+        return [{ type: 'reasoning-end', id: block.id, ...(block.signature && { signature: block.signature }) }];
+      case 'tool': {
+        // Tool input is a JSON object: no fragments at all means the block's own (empty) input.
+        const input = block.input || JSON.stringify(block.initialInput ?? {});
+        return [{ type: 'tool-input-end', id: block.id }, { type: 'tool-call', toolCallId: block.id, toolName: block.name, input, ...block.metadata }];
+      }
+      default: {
+        const unexpected: never = block;
+        throw new Error(`Unhandled block ${JSON.stringify(unexpected)}`);
+      }
+    }
+  };
+
+  const finish = (): StreamPart[] => {
+    if (!started || finished) return [];
+    finished = true;
+    const parts = [...open.entries()].flatMap(([index, block]) => closeBlock(index, block));
+    parts.push({ type: 'finish', finishReason, usage: convertAnthropicMessagesUsage(usage) });
+    return parts;
+  };
+
+  const startBlock = (index: number, block: JsonObject): StreamPart[] => {
+    const id = String(index);
+    switch (block.type) {
+      case 'text': {
+        open.set(index, { kind: 'text', id });
+        const parts: StreamPart[] = [{ type: 'text-start', id }];
+        if (typeof block.text === 'string' && block.text) parts.push({ type: 'text-delta', id, delta: block.text });
+        return parts;
+      }
+      case 'thinking': {
+        // Marked as Anthropic's: only Anthropic can check the signature that ends the block.
+        open.set(index, { kind: 'reasoning', id, signature: typeof block.signature === 'string' ? block.signature : '' });
+        const parts: StreamPart[] = [{ type: 'reasoning-start', id, ...markAsAnthropic({}) }];
+        if (typeof block.thinking === 'string' && block.thinking) parts.push({ type: 'reasoning-delta', id, delta: block.thinking });
+        return parts;
+      }
+      case 'redacted_thinking':
+        open.set(index, { kind: 'reasoning', id, signature: '' });
+        return [{ type: 'reasoning-start', id, redactedData: typeof block.data === 'string' ? block.data : '', ...markAsAnthropic({}) }];
+      case 'tool_use': {
+        const toolId = typeof block.id === 'string' ? block.id : `toolu_${index}`;
+        const name = typeof block.name === 'string' ? block.name : '';
+        const metadata = toAnthropicMetadata(readAnthropicExtraFields(block, ['id', 'name', 'input']));
+        open.set(index, { kind: 'tool', id: toolId, name, input: '', initialInput: block.input, metadata });
+        return [{ type: 'tool-input-start', id: toolId, toolName: name, ...metadata }];
+      }
+      default:
+        return [];
+    }
+  };
+
+  const delta = (index: number, value: JsonObject): StreamPart[] => {
+    const block = open.get(index);
+    if (!block) return [];
+    if (value.type === 'text_delta' && block.kind === 'text' && typeof value.text === 'string' && value.text) {
+      return [{ type: 'text-delta', id: block.id, delta: value.text }];
+    }
+    if (value.type === 'thinking_delta' && block.kind === 'reasoning' && typeof value.thinking === 'string' && value.thinking) {
+      return [{ type: 'reasoning-delta', id: block.id, delta: value.thinking }];
+    }
+    if (value.type === 'signature_delta' && block.kind === 'reasoning' && typeof value.signature === 'string') {
+      block.signature = value.signature;
+    }
+    // The first fragment is usually "": nothing to forward.
+    if (value.type === 'input_json_delta' && block.kind === 'tool' && typeof value.partial_json === 'string' && value.partial_json) {
+      block.input += value.partial_json;
+      return [{ type: 'tool-input-delta', id: block.id, delta: value.partial_json }];
+    }
+    return [];
+  };
+
+  return {
+    decode(event: SseEvent): StreamPart[] {
+      if (finished || event.unframed) return [];
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return [];
+      }
+      if (!isJsonObject(data)) return [];
+      // The SSE event name and `data.type` agree on the wire; the type is what the SDK reads.
+      const type = typeof data.type === 'string' ? data.type : event.event;
+      switch (type) {
+        case 'message_start': {
+          if (started) return [];
+          started = true;
+          const message: JsonObject = isJsonObject(data.message) ? data.message : {};
+          usage = isJsonObject(message.usage) ? { ...message.usage } : {};
+          return [
+            {
+              type: 'start',
+              ...(typeof message.id === 'string' && { id: message.id }),
+              ...(typeof message.model === 'string' && { model: message.model }),
+              usage: convertAnthropicMessagesUsage(usage),
+            },
+          ];
+        }
+        case 'content_block_start':
+          return typeof data.index === 'number' && isJsonObject(data.content_block) ? startBlock(data.index, data.content_block) : [];
+        case 'content_block_delta':
+          return typeof data.index === 'number' && isJsonObject(data.delta) ? delta(data.index, data.delta) : [];
+        case 'content_block_stop': {
+          const block = typeof data.index === 'number' ? open.get(data.index) : undefined;
+          return block ? closeBlock(data.index as number, block) : [];
+        }
+        case 'message_delta': {
+          const messageDelta: JsonObject = isJsonObject(data.delta) ? data.delta : {};
+          const stopReason = typeof messageDelta.stop_reason === 'string' ? messageDelta.stop_reason : null;
+          finishReason = mapAnthropicStopReason(stopReason, typeof messageDelta.stop_sequence === 'string' ? messageDelta.stop_sequence : null);
+          // Counts are cumulative totals; a counter left out keeps its message_start value.
+          if (isJsonObject(data.usage)) {
+            const reported = Object.entries(data.usage).filter(([, value]) => value !== null && value !== undefined);
+            usage = { ...usage, ...Object.fromEntries(reported) };
+          }
+          return [];
+        }
+        case 'message_stop':
+          return finish();
+        case 'error': {
+          finished = true;
+          const errorType = isJsonObject(data.error) && typeof data.error.type === 'string' ? data.error.type : 'api_error';
+          return [{ type: 'error', error: decodeAnthropicMessagesError(mapAnthropicErrorTypeToStatus(errorType), event.data) }];
+        }
+        default:
+          return [];
+      }
+    },
+    end: finish,
+  };
+}

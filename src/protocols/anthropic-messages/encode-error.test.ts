@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError, type GatewayErrorCode } from '../../core/gateway-error.js';
+import { encodeAnthropicMessagesError } from './encode-error.js';
+
+describe('encodeAnthropicMessagesError', () => {
+  // PROTOCOLS.md §2.6, one row per neutral code.
+  const table: Record<GatewayErrorCode, [number, string]> = {
+    invalid_request: [400, 'invalid_request_error'],
+    authentication: [401, 'authentication_error'],
+    billing: [402, 'billing_error'],
+    permission: [403, 'permission_error'],
+    not_found: [404, 'not_found_error'],
+    request_too_large: [413, 'request_too_large'],
+    unsupported_media_type: [415, 'invalid_request_error'],
+    rate_limit: [429, 'rate_limit_error'],
+    upstream_error: [500, 'api_error'],
+    internal: [500, 'api_error'],
+    timeout: [504, 'timeout_error'],
+    overloaded: [529, 'overloaded_error'],
+  };
+  it.each(Object.entries(table) as Array<[GatewayErrorCode, [number, string]]>)('renders %s', (code, [status, type]) => {
+    expect(encodeAnthropicMessagesError(new GatewayError(code, 'Something happened.'))).toEqual({
+      status,
+      body: { type: 'error', error: { type, message: 'Something happened.' }, request_id: null },
+    });
+  });
+});
