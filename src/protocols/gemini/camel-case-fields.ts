@@ -37,3 +37,8 @@ export function readCamelCaseFields(value: unknown, param: string): CamelCaseFie
     },
   };
 }
+
+/** The keys of one object level in camelCase (lenient: for parts the decoders read, not validate). */
+export function camelCaseKeys(object: JsonObject): JsonObject {
+  return readCamelCaseFields(object, '').fields;
+}

@@ -32,16 +32,17 @@ export function convertGeminiUsage(usage: unknown): Usage {
   };
 }
 
-/** Core → Gemini `usageMetadata`; thoughts and cache reads only when counted. */
+/**
+ * Core → Gemini `usageMetadata`. Counts the upstream did not report are left out, as Gemini does
+ * (a candidate blocked for safety has no `candidatesTokenCount`); thoughts and cache reads only
+ * when counted.
+ */
 export function toGeminiUsage(usage: Usage): JsonObject {
-  const promptTokens = usage.input.total ?? 0;
-  const outputTokens = usage.output.total ?? 0;
   const thoughtsTokens = usage.output.reasoning ?? 0;
-  const wire: JsonObject = {
-    promptTokenCount: promptTokens,
-    candidatesTokenCount: outputTokens - thoughtsTokens,
-    totalTokenCount: promptTokens + outputTokens,
-  };
+  const wire: JsonObject = {};
+  if (usage.input.total !== undefined) wire.promptTokenCount = usage.input.total;
+  if (usage.output.total !== undefined) wire.candidatesTokenCount = usage.output.total - thoughtsTokens;
+  wire.totalTokenCount = (usage.input.total ?? 0) + (usage.output.total ?? 0);
   if (thoughtsTokens > 0) wire.thoughtsTokenCount = thoughtsTokens;
   if (usage.input.cacheRead) wire.cachedContentTokenCount = usage.input.cacheRead;
   return wire;

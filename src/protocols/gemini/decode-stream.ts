@@ -1,0 +1,139 @@
+import { GatewayError } from '../../core/gateway-error.js';
+import type { StreamPart } from '../../core/stream-part.js';
+import type { Usage } from '../../core/usage.js';
+import type { SseEvent } from '../../sse/sse-event.js';
+import type { StreamDecoder } from '../protocol-codec.js';
+import { isJsonObject, type JsonObject } from '../read-fields.js';
+import { buildGeminiResponseMetadata } from './candidate-fields.js';
+import { convertGeminiUsage } from './convert-usage.js';
+import { decodeGeminiError } from './decode-error.js';
+import { closeGeminiCandidate, createGeminiCandidateState, decodeGeminiCandidateChunk, type GeminiCandidateState } from './decode-stream-candidate.js';
+import { mapGeminiBlockReason, mapGeminiFinishReason } from './map-finish-reason.js';
+
+/** Bare JSON longer than this is not an error body: it is dropped rather than buffered forever. */
+const MAX_UNFRAMED_LENGTH = 64 * 1024;
+
+/**
+ * Gemini `alt=sse` records → stream parts (PROTOCOLS.md §4.5). Each record is a whole
+ * GenerateContentResponse holding only the new parts. Usage comes on (nearly) every record and the
+ * last one counts. The finish is emitted once every candidate has a `finishReason` (Gemini sends
+ * nothing after that record), or at the end of the stream. Records after it are skipped on purpose.
+ * A mid-stream error is bare JSON outside SSE framing, possibly over several lines: the parser
+ * hands those lines over as `unframed` and they are put back together here.
+ */
+export function createGeminiStreamDecoder(): StreamDecoder {
+  const candidates = new Map<number, GeminiCandidateState>();
+  let started = false;
+  let finished = false;
+  let responseId: string | undefined;
+  let usage: Usage | undefined;
+  let promptFeedback: unknown;
+  let unframed = '';
+
+  const finish = (): StreamPart[] => {
+    if (finished || !started) return [];
+    finished = true;
+    const parts: StreamPart[] = [];
+    const states = [...candidates.values()].sort((left, right) => left.index - right.index);
+    const metadata = buildGeminiResponseMetadata(new Map(states.map((state) => [state.index, state.fields])), promptFeedback);
+    const protocolMetadata = metadata && { protocolMetadata: { gemini: metadata } };
+    const blockReason = isJsonObject(promptFeedback) ? promptFeedback.blockReason : undefined;
+    if (states.length === 0) {
+      const finishReason = typeof blockReason === 'string' ? mapGeminiBlockReason(blockReason) : { unified: 'other' as const };
+      return [{ type: 'finish', finishReason, usage: usage ?? { input: {}, output: {} }, ...protocolMetadata }];
+    }
+    states.forEach((state, position) => {
+      closeGeminiCandidate(state, parts);
+      const last = position === states.length - 1;
+      parts.push({
+        type: 'finish',
+        finishReason: mapGeminiFinishReason(state.finishReason, state.hasToolCalls),
+        usage: last && usage ? usage : { input: {}, output: {} },
+        ...state.tag,
+        ...(last && protocolMetadata),
+      });
+    });
+    return parts;
+  };
+
+  const decodeUnframed = (line: string): StreamPart[] => {
+    unframed = unframed ? `${unframed}\n${line}` : line;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(unframed);
+    } catch {
+      if (unframed.length > MAX_UNFRAMED_LENGTH) unframed = '';
+      return [];
+    }
+    const text = unframed;
+    unframed = '';
+    // Without `alt=sse` Google answers with a JSON array; an error then comes as `[{error}]`.
+    const body = Array.isArray(parsed) ? parsed[0] : parsed;
+    if (finished || !isJsonObject(body) || !isJsonObject(body.error)) return [];
+    finished = true;
+    return [{ type: 'error', error: toStreamError(body.error, text) }];
+  };
+
+  return {
+    decode(event: SseEvent): StreamPart[] {
+      if (event.unframed) return decodeUnframed(event.data);
+      if (finished) return [];
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(event.data);
+      } catch {
+        return [];
+      }
+      if (!isJsonObject(chunk)) return [];
+      if (isJsonObject(chunk.error)) {
+        finished = true;
+        return [{ type: 'error', error: toStreamError(chunk.error, event.data) }];
+      }
+      const parts: StreamPart[] = [];
+      if (!started) {
+        started = true;
+        responseId = typeof chunk.responseId === 'string' ? chunk.responseId : undefined;
+        parts.push({ type: 'start', ...(responseId !== undefined && { id: responseId }), ...(typeof chunk.modelVersion === 'string' && { model: chunk.modelVersion }) });
+      }
+      if (chunk.usageMetadata !== undefined) usage = convertGeminiUsage(chunk.usageMetadata);
+      if (chunk.promptFeedback !== undefined) promptFeedback = chunk.promptFeedback;
+      const rawCandidates = Array.isArray(chunk.candidates) ? chunk.candidates.filter(isJsonObject) : [];
+      rawCandidates.forEach((candidate, position) => {
+        const index = typeof candidate.index === 'number' ? candidate.index : position;
+        let state = candidates.get(index);
+        if (!state) {
+          state = createGeminiCandidateState(index, responseId);
+          candidates.set(index, state);
+        }
+        decodeGeminiCandidateChunk(state, candidate, parts);
+      });
+      const states = [...candidates.values()];
+      const blocked = states.length === 0 && isJsonObject(promptFeedback) && promptFeedback.blockReason !== undefined;
+      if (blocked || (states.length > 0 && states.every((state) => state.finishReason !== undefined))) parts.push(...finish());
+      return parts;
+    },
+    end(): StreamPart[] {
+      const parts: StreamPart[] = [];
+      if (unframed.trim() && !finished) {
+        finished = true;
+        parts.push({
+          type: 'error',
+          error: new GatewayError('upstream_error', 'The upstream stream ended with data that is not a Gemini response.', {
+            status: 502,
+            upstream: { status: 200, body: unframed },
+          }),
+        });
+      }
+      unframed = '';
+      return [...parts, ...finish()];
+    },
+  };
+}
+
+/** `{code, message, status}` written mid-stream → GatewayError; a 4xx there is still the upstream's fault. */
+function toStreamError(error: JsonObject, text: string): GatewayError {
+  const code = typeof error.code === 'number' && error.code >= 400 && error.code < 600 ? error.code : 500;
+  const decoded = decodeGeminiError(code, text);
+  if (decoded.code !== 'invalid_request') return decoded;
+  return new GatewayError('upstream_error', decoded.message, { status: 502, upstream: decoded.upstream, detailCode: decoded.detailCode });
+}

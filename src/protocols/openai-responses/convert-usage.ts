@@ -1,0 +1,54 @@
+import type { Usage } from '../../core/usage.js';
+import { isJsonObject, type JsonObject } from '../read-fields.js';
+
+/** `ResponseUsage` (PROTOCOLS.md §3.3): input includes cached tokens, output includes reasoning. */
+export interface OpenAIResponsesUsage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
+
+/** Responses `usage` → core. */
+export function convertOpenAIResponsesUsage(usage: unknown): Usage {
+  if (!isJsonObject(usage)) return { input: {}, output: {} };
+  const inputDetails: JsonObject = isJsonObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
+  const outputDetails: JsonObject = isJsonObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
+  const inputTotal = count(usage.input_tokens);
+  const cacheRead = count(inputDetails.cached_tokens);
+  const cacheWrite = count(inputDetails.cache_write_tokens);
+  const outputTotal = count(usage.output_tokens);
+  const reasoning = count(outputDetails.reasoning_tokens);
+  return {
+    input: {
+      total: inputTotal,
+      noCache: inputTotal === undefined ? undefined : inputTotal - (cacheRead ?? 0) - (cacheWrite ?? 0),
+      cacheRead,
+      cacheWrite,
+    },
+    output: {
+      total: outputTotal,
+      text: outputTotal === undefined ? undefined : outputTotal - (reasoning ?? 0),
+      reasoning,
+    },
+    raw: usage,
+  };
+}
+
+/** Core → Responses `usage`; counts the upstream did not report are 0 (the SDK types them as numbers). */
+export function toOpenAIResponsesUsage(usage: Usage): OpenAIResponsesUsage {
+  const inputTokens = usage.input.total ?? 0;
+  const outputTokens = usage.output.total ?? 0;
+  const wire: OpenAIResponsesUsage = {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: usage.input.cacheRead ?? 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: usage.output.reasoning ?? 0 },
+    total_tokens: inputTokens + outputTokens,
+  };
+  if (usage.input.cacheWrite !== undefined) wire.input_tokens_details.cache_write_tokens = usage.input.cacheWrite;
+  return wire;
+}

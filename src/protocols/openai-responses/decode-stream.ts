@@ -1,0 +1,121 @@
+import { expandResponseToStreamParts } from '../../core/expand-response.js';
+import { GatewayError } from '../../core/gateway-error.js';
+import type { StreamPart } from '../../core/stream-part.js';
+import type { SseEvent } from '../../sse/sse-event.js';
+import type { StreamDecoder } from '../protocol-codec.js';
+import { isJsonObject, type JsonObject } from '../read-fields.js';
+import { convertOpenAIResponsesUsage } from './convert-usage.js';
+import { decodeOpenAIResponsesErrorEvent, decodeOpenAIResponsesFailure } from './decode-error.js';
+import { contentText, decodeOpenAIResponsesOutputItem } from './decode-response.js';
+import { mapOpenAIResponsesStatus } from './map-finish-reason.js';
+import { createStreamItemReader } from './read-stream-items.js';
+
+/**
+ * Responses events → stream parts (PROTOCOLS.md §3.4). Text, arguments and reasoning that arrive in
+ * a `.done` event beyond what the deltas carried are passed on as one more delta. Events that carry
+ * no content of their own are skipped on purpose: keepalive, the `.done` echoes of the deltas, the
+ * progress of built-in tools (web_search_call.*, image_generation_call.*, file_search_call.*,
+ * code_interpreter_call.*, mcp_*), annotations, and any event type added later.
+ */
+export function createOpenAIResponsesStreamDecoder(): StreamDecoder {
+  const items = createStreamItemReader();
+  let started = false;
+  let finished = false;
+  let sawItems = false;
+
+  const startOnce = (parts: StreamPart[], response: unknown) => {
+    if (started) return;
+    started = true;
+    const fields: JsonObject = isJsonObject(response) ? response : {};
+    parts.push({ type: 'start', ...(typeof fields.id === 'string' && { id: fields.id }), ...(typeof fields.model === 'string' && { model: fields.model }) });
+  };
+
+  /** A terminal event: close what is still open, then the finish with the final usage. */
+  const complete = (response: JsonObject, parts: StreamPart[]) => {
+    items.closeAll(parts);
+    const output = Array.isArray(response.output) ? response.output.filter(isJsonObject) : [];
+    if (!sawItems && output.length > 0) {
+      // A server that sent no item events: the terminal response still has the whole output.
+      const content = output.flatMap(decodeOpenAIResponsesOutputItem);
+      const expanded = expandResponseToStreamParts({ choices: [{ index: 0, content, finishReason: { unified: 'other' } }], usage: { input: {}, output: {} } });
+      parts.push(...expanded.filter((part) => part.type !== 'start' && part.type !== 'finish'));
+    }
+    const withToolCalls = items.hasToolCalls() || output.some((item) => item.type === 'function_call');
+    parts.push({
+      type: 'finish',
+      finishReason: mapOpenAIResponsesStatus(response.status, response.incomplete_details, withToolCalls),
+      usage: convertOpenAIResponsesUsage(response.usage),
+    });
+  };
+
+  return {
+    decode(event: SseEvent): StreamPart[] {
+      if (finished || event.unframed) return [];
+      let payload: unknown;
+      try {
+        payload = JSON.parse(event.data);
+      } catch {
+        return [];
+      }
+      if (!isJsonObject(payload)) return [];
+      const type = typeof payload.type === 'string' ? payload.type : event.event;
+      if (type === 'error') {
+        // A `response.failed` follows; the error event already said it all.
+        finished = true;
+        return [{ type: 'error', error: decodeOpenAIResponsesErrorEvent(payload) }];
+      }
+      const index = typeof payload.output_index === 'number' ? payload.output_index : 0;
+      const contentIndex = typeof payload.content_index === 'number' ? payload.content_index : 0;
+      const delta = typeof payload.delta === 'string' ? payload.delta : '';
+      const parts: StreamPart[] = [];
+      if (type?.startsWith('response.')) startOnce(parts, payload.response);
+      switch (type) {
+        case 'response.output_item.added':
+        case 'response.output_item.done':
+          if (!isJsonObject(payload.item)) return parts;
+          sawItems = true;
+          if (type === 'response.output_item.added') items.added(index, payload.item, parts);
+          else items.done(index, payload.item, parts);
+          return parts;
+        case 'response.content_part.added':
+          if (isJsonObject(payload.part) && contentText(payload.part) !== undefined) items.openText(index, contentIndex, parts);
+          return parts;
+        case 'response.content_part.done': {
+          const whole = isJsonObject(payload.part) ? contentText(payload.part) : undefined;
+          if (whole !== undefined) items.closeText(index, contentIndex, whole, parts);
+          return parts;
+        }
+        case 'response.output_text.delta':
+        case 'response.refusal.delta':
+          if (delta) items.textDelta(index, contentIndex, delta, parts);
+          return parts;
+        case 'response.function_call_arguments.delta':
+          if (delta) items.argumentsDelta(index, delta, parts);
+          return parts;
+        case 'response.reasoning_summary_part.added':
+          if (typeof payload.summary_index === 'number') items.summaryPartAdded(index, payload.summary_index, parts);
+          return parts;
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta':
+          if (delta) items.reasoningDelta(index, delta, parts);
+          return parts;
+        case 'response.completed':
+        case 'response.incomplete':
+          finished = true;
+          complete(isJsonObject(payload.response) ? payload.response : {}, parts);
+          return parts;
+        case 'response.failed':
+          finished = true;
+          parts.push({ type: 'error', error: decodeOpenAIResponsesFailure(isJsonObject(payload.response) ? payload.response : {}) });
+          return parts;
+        default:
+          return parts;
+      }
+    },
+    end(): StreamPart[] {
+      if (finished) return [];
+      finished = true;
+      return [{ type: 'error', error: new GatewayError('upstream_error', 'The upstream stream ended before the response was complete.') }];
+    },
+  };
+}

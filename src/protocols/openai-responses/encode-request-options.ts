@@ -1,0 +1,66 @@
+import type { ReasoningConfig, ResponseFormat, Tool, ToolChoice } from '../../core/generate-request.js';
+import type { Warning } from '../../core/warning.js';
+import type { JsonObject } from '../read-fields.js';
+
+/**
+ * Request options in Responses wire form. Shared by encodeRequest (to an upstream) and
+ * encodeResponse (the Response echoes the effective tools, tool_choice and text format).
+ */
+
+/** Function tools flat; the vendor's own tools as the client sent them; other vendors' tools dropped. */
+export function encodeOpenAIResponsesTools(tools: readonly Tool[], warnings?: Warning[]): JsonObject[] {
+  const wire: JsonObject[] = [];
+  for (const tool of tools) {
+    if (tool.type === 'function') {
+      wire.push({
+        type: 'function',
+        name: tool.name,
+        description: tool.description ?? null,
+        parameters: tool.inputSchema,
+        // Responses makes function tools strict unless told otherwise, and strict mode rejects the
+        // schemas most clients write (optional properties, no additionalProperties: false).
+        strict: tool.strict ?? false,
+        ...tool.protocolMetadata?.['openai-responses'],
+      });
+    } else if (tool.protocol === 'openai-responses') {
+      wire.push(tool.raw);
+    } else {
+      warnings?.push({ type: 'dropped', feature: `tool ${tool.name}`, details: 'a built-in tool of another vendor' });
+    }
+  }
+  return wire;
+}
+
+export function encodeOpenAIResponsesToolChoice(choice: ToolChoice): string | JsonObject {
+  return choice.type === 'tool' ? { type: 'function', name: choice.toolName } : choice.type;
+}
+
+/** `text.format`: json_schema is flat (name, schema, strict), unlike Chat's `response_format`. */
+export function encodeOpenAIResponsesTextFormat(format: ResponseFormat | undefined): JsonObject {
+  if (!format || format.type === 'text') return { type: 'text' };
+  if (!format.schema) return { type: 'json_object' };
+  return {
+    type: 'json_schema',
+    name: format.name ?? 'response',
+    schema: format.schema,
+    ...(format.description !== undefined && { description: format.description }),
+    ...(format.strict !== undefined && { strict: format.strict }),
+  };
+}
+
+/** `reasoning.effort`; a token budget (Anthropic, Gemini) becomes the nearest effort, with a warning. */
+export function encodeOpenAIResponsesReasoningEffort(reasoning: ReasoningConfig | undefined, warnings: Warning[]): string | undefined {
+  if (!reasoning) return undefined;
+  if (reasoning.effort) return reasoning.effort;
+  if (reasoning.enabled === false) {
+    // 'none' exists only on the newest models; older ones reject it, so the model's default stays.
+    warnings.push({ type: 'dropped', feature: 'reasoning disabled', details: "sent without reasoning.effort; the model's default applies" });
+    return undefined;
+  }
+  if (reasoning.budgetTokens !== undefined) {
+    const effort = reasoning.budgetTokens <= 2048 ? 'low' : reasoning.budgetTokens <= 16384 ? 'medium' : 'high';
+    warnings.push({ type: 'changed', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens sent as reasoning.effort '${effort}'` });
+    return effort;
+  }
+  return undefined;
+}

@@ -1,0 +1,115 @@
+import type { ReasoningPart } from '../../core/content-part.js';
+import type { JsonObject } from '../read-fields.js';
+import { encodeReasoningItem } from './convert-reasoning-item.js';
+import { createCallId, createFunctionCallItem, createImageItem, createMessageItem, createOutputItemId, createOutputText, type ItemStatus } from './encode-output-items.js';
+
+/** One output item of a Responses stream, from the part that opens it to its `output_item.done`. */
+export interface StreamItem {
+  kind: 'message' | 'function_call' | 'reasoning' | 'image';
+  /** The core part id its deltas name: the current text id, the tool call id, the reasoning id. */
+  coreId: string;
+  /** The core has sent the part's end while the item still waited its turn. */
+  ended: boolean;
+  /** Text of the open output_text, the arguments, or the reasoning text. */
+  text: string;
+  /** The Responses item id of the text: a message ends where it changes. */
+  groupId?: unknown;
+  toolName: string;
+  reasoning?: ReasoningPart;
+  image?: { mediaType: string; base64: string };
+  /** Set when the item goes on the wire; -1 before. */
+  outputIndex: number;
+  id: string;
+  callId: string;
+  /** Message: the finished output_text parts. */
+  content: JsonObject[];
+  /** Message: an output_text part is open; reasoning: the summary part is open. */
+  partOpen: boolean;
+}
+
+export function createStreamItem(kind: StreamItem['kind'], coreId: string, fields: Partial<StreamItem> = {}): StreamItem {
+  return { kind, coreId, ended: false, text: '', toolName: '', outputIndex: -1, id: '', callId: '', content: [], partOpen: false, ...fields };
+}
+
+const ID_PREFIXES = { message: 'msg', function_call: 'fc', reasoning: 'rs', image: 'ig' } as const;
+
+export type EmitEvent = (type: string, fields: JsonObject) => void;
+
+/**
+ * The wire events of one item (PROTOCOLS.md §3.4 table): added, part added, deltas, part done, done.
+ * `output` is the Response's output array, kept current for the terminal event.
+ */
+export function createStreamItemWriter(requestId: string, output: JsonObject[], emit: EmitEvent) {
+  const reference = (item: StreamItem) => ({ item_id: item.id, output_index: item.outputIndex });
+
+  const openPart = (item: StreamItem) => {
+    item.partOpen = true;
+    if (item.kind === 'message') emit('response.content_part.added', { ...reference(item), content_index: item.content.length, part: createOutputText('') });
+    else emit('response.reasoning_summary_part.added', { ...reference(item), summary_index: 0, part: { type: 'summary_text', text: '' } });
+  };
+
+  const closePart = (item: StreamItem) => {
+    if (!item.partOpen) return;
+    item.partOpen = false;
+    if (item.kind === 'message') {
+      const contentIndex = item.content.length;
+      const part = createOutputText(item.text);
+      item.content.push(part);
+      emit('response.output_text.done', { ...reference(item), content_index: contentIndex, text: item.text, logprobs: [] });
+      emit('response.content_part.done', { ...reference(item), content_index: contentIndex, part });
+      item.text = '';
+    } else {
+      emit('response.reasoning_summary_text.done', { ...reference(item), summary_index: 0, text: item.text });
+      emit('response.reasoning_summary_part.done', { ...reference(item), summary_index: 0, part: { type: 'summary_text', text: item.text } });
+    }
+  };
+
+  const delta = (item: StreamItem, text: string) => {
+    item.text += text;
+    if (item.kind === 'function_call') return emit('response.function_call_arguments.delta', { ...reference(item), delta: text });
+    if (!item.partOpen) openPart(item);
+    if (item.kind === 'message') emit('response.output_text.delta', { ...reference(item), content_index: item.content.length, delta: text, logprobs: [] });
+    else emit('response.reasoning_summary_text.delta', { ...reference(item), summary_index: 0, delta: text });
+  };
+
+  /** The item as it stands, in the shape encodeResponse writes. */
+  const snapshot = (item: StreamItem, status: ItemStatus): JsonObject => {
+    switch (item.kind) {
+      case 'message':
+        return createMessageItem(item.id, status, item.partOpen ? [...item.content, createOutputText(item.text)] : [...item.content]);
+      case 'function_call':
+        return createFunctionCallItem(item.id, item.callId, item.toolName, item.text, status);
+      case 'reasoning':
+        return encodeReasoningItem({ ...item.reasoning, type: 'reasoning', text: item.text }, item.id);
+      case 'image':
+        return createImageItem(item.id, item.image!.mediaType, status === 'completed' ? item.image!.base64 : null, status);
+      default: {
+        const unexpected: never = item.kind;
+        throw new Error(`Unhandled item kind ${String(unexpected)}`);
+      }
+    }
+  };
+
+  /** `output_item.added`, then a message's text part and what the item buffered while it waited. */
+  const open = (item: StreamItem) => {
+    item.outputIndex = output.length;
+    item.id = createOutputItemId(ID_PREFIXES[item.kind], requestId, item.outputIndex);
+    item.callId = createCallId(item.coreId, requestId, item.outputIndex);
+    const buffered = item.text;
+    item.text = '';
+    const added = item.kind === 'reasoning' ? { type: 'reasoning', id: item.id, summary: [] } : snapshot(item, 'in_progress');
+    output.push(added);
+    emit('response.output_item.added', { output_index: item.outputIndex, item: added });
+    if (item.kind === 'message') openPart(item);
+    if (buffered) delta(item, buffered);
+  };
+
+  const close = (item: StreamItem) => {
+    if (item.kind === 'function_call') emit('response.function_call_arguments.done', { ...reference(item), name: item.toolName, arguments: item.text });
+    closePart(item);
+    output[item.outputIndex] = snapshot(item, 'completed');
+    emit('response.output_item.done', { output_index: item.outputIndex, item: output[item.outputIndex] });
+  };
+
+  return { open, close, delta, openPart, closePart, snapshot };
+}
