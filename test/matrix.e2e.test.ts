@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
+import { FIXTURE_FILES, fixtureToolCallIds, identifyRequest, replyFromFixtures, type UpstreamProtocol } from './helpers/fake-protocol-upstream.js';
+import { expectFixture } from './helpers/fixture-expectations.js';
+import { createAnthropicClient, createGeminiClient, createOpenAIChatClient, createResponsesClient, type ProtocolClient } from './helpers/protocol-clients.js';
+import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
+
+/**
+ * Every client protocol (its official SDK) against an upstream of every protocol (a fake replaying
+ * recorded vendor traffic): a plain turn, a streamed turn through the SDK's strict helper, and a
+ * streamed tool call followed by the turn with its result.
+ */
+const UPSTREAMS: UpstreamProtocol[] = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'];
+const CLIENTS = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'] as const;
+const PROVIDER_ID: Record<UpstreamProtocol, string> = { 'openai-chat': 'up-chat', 'anthropic-messages': 'up-anthropic', 'openai-responses': 'up-responses', gemini: 'up-gemini' };
+
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+
+beforeAll(async () => {
+  upstream = await startFakeUpstream(replyFromFixtures);
+  gateway = await startTestGateway({
+    providers: {
+      'up-chat': { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'k', discoverModels: false },
+      'up-anthropic': { type: 'anthropic-messages', baseURL: upstream.url, apiKey: 'k', discoverModels: false },
+      'up-responses': { type: 'openai-responses', baseURL: `${upstream.url}/v1`, apiKey: 'k', discoverModels: false },
+      'up-gemini': { type: 'gemini', baseURL: upstream.url, apiKey: 'k', discoverModels: false },
+    },
+  });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await upstream?.close();
+});
+
+function createClient(name: (typeof CLIENTS)[number]): ProtocolClient {
+  switch (name) {
+    case 'openai-chat':
+      return createOpenAIChatClient(gateway.url);
+    case 'openai-responses':
+      return createResponsesClient(gateway.url);
+    case 'anthropic-messages':
+      return createAnthropicClient(gateway.url);
+    case 'gemini':
+      return createGeminiClient(gateway.url);
+  }
+}
+
+describe.each(CLIENTS)('%s client', (clientName) => {
+  describe.each(UPSTREAMS)('→ %s upstream', (upstreamProtocol) => {
+    const provider = PROVIDER_ID[upstreamProtocol];
+    const files = FIXTURE_FILES[upstreamProtocol];
+
+    it('answers a plain turn with the text and usage', async () => {
+      const result = await createClient(clientName).text(`${provider}/text`);
+      const expected = expectFixture(upstreamProtocol, files.text.json);
+      expect(result).toEqual({ text: expected.text, toolCalls: [], inputTokens: expected.inputTokens, outputTokens: expected.outputTokens });
+    });
+
+    it('streams a turn that the strict stream helper accepts', async () => {
+      const result = await createClient(clientName).stream(`${provider}/text`);
+      const expected = expectFixture(upstreamProtocol, files.text.stream);
+      expect(result).toEqual({ text: expected.text, toolCalls: [], inputTokens: expected.inputTokens, outputTokens: expected.outputTokens });
+    });
+
+    it('streams a tool call, then sends its result back under the same id', async () => {
+      const client = createClient(clientName);
+      const first = await client.stream(`${provider}/tool`, true);
+      const expected = expectFixture(upstreamProtocol, files.tool.stream);
+      expect(first.toolCalls).toEqual(expected.toolCalls);
+      expect(first.text).toBe(expected.text);
+
+      const before = upstream.requests.length;
+      const second = await client.followUp(`${provider}/tool`, client.lastTurn(), 'sunny, 21 degrees');
+      const sent = identifyRequest(upstream.requests[before]);
+      expect(sent.toolResults.map((result) => result.id)).toEqual(fixtureToolCallIds(upstreamProtocol, true));
+      for (const result of sent.toolResults) expect(result.content).toContain('sunny, 21 degrees');
+      expect(second.text).toBe(expectFixture(upstreamProtocol, files.text.json).text);
+    });
+  });
+});
