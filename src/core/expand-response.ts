@@ -16,7 +16,8 @@ export function expandResponseToStreamParts(response: GenerateResponse): StreamP
       const id = String(position);
       switch (part.type) {
         case 'text':
-          parts.push({ type: 'text-start', id, ...tag });
+          // Metadata rides on the start too: an encoder may need it before the text (Gemini parts).
+          parts.push({ type: 'text-start', id, ...tag, ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }) });
           if (part.text) parts.push({ type: 'text-delta', id, delta: part.text, ...tag });
           parts.push({ type: 'text-end', id, ...tag, ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }) });
           return;
@@ -26,6 +27,7 @@ export function expandResponseToStreamParts(response: GenerateResponse): StreamP
             id,
             ...tag,
             ...(part.redactedData !== undefined && { redactedData: part.redactedData }),
+            ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
           });
           if (part.text) parts.push({ type: 'reasoning-delta', id, delta: part.text, ...tag });
           parts.push({
