@@ -126,6 +126,21 @@ describe('OpenAI Chat Completions against the mock models', () => {
     expect(error.message).toContain('HTTP 429');
   });
 
+  it('stops at max_completion_tokens with finish_reason length', async () => {
+    const completion = await client.chat.completions.create({ model: 'mock-lorem', max_completion_tokens: 5, messages: [{ role: 'user', content: 'x' }] });
+    expect(completion.choices[0].finish_reason).toBe('length');
+    expect(completion.usage?.completion_tokens).toBeLessThanOrEqual(5);
+    expect(completion.choices[0].message.content!.length).toBeGreaterThan(0);
+  });
+
+  it('says what it could not forward in x-switchyard-warnings', async () => {
+    const { response } = await client.chat.completions
+      .create({ model: 'mock-echo', messages: [{ role: 'user', content: 'hi', name: 'alice' }] })
+      .withResponse();
+    expect(response.headers.get('x-switchyard-warnings')).toBe('dropped messages[0].name: participant names are not forwarded');
+    expect(response.headers.get('x-switchyard-upstream')).toBe('mock/mock-echo');
+  });
+
   it('lists the models without auth', async () => {
     const response = await fetch(`${gateway.url}/v1/models`);
     const body = (await response.json()) as any;
