@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/usage.js';
+import { createUsageFromTotals, readCount, type Usage } from '../../core/usage.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 
 export interface OpenAIChatUsage {
@@ -9,32 +9,19 @@ export interface OpenAIChatUsage {
   completion_tokens_details?: { reasoning_tokens?: number };
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
-
-/** OpenAI `usage` → core. `prompt_tokens` includes cached tokens, `completion_tokens` reasoning. */
+/** `usage` → core. Input includes cached tokens, output includes reasoning tokens. */
 export function convertOpenAIChatUsage(usage: unknown): Usage {
   if (!isJsonObject(usage)) return { input: {}, output: {} };
-  const promptDetails: JsonObject = isJsonObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const completionDetails: JsonObject = isJsonObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
-  const inputTotal = count(usage.prompt_tokens);
-  const cacheRead = count(promptDetails.cached_tokens);
-  const cacheWrite = count(promptDetails.cache_write_tokens);
-  const outputTotal = count(usage.completion_tokens);
-  const reasoning = count(completionDetails.reasoning_tokens);
-  return {
-    input: {
-      total: inputTotal,
-      noCache: inputTotal === undefined ? undefined : inputTotal - (cacheRead ?? 0) - (cacheWrite ?? 0),
-      cacheRead,
-      cacheWrite,
-    },
-    output: {
-      total: outputTotal,
-      text: outputTotal === undefined ? undefined : outputTotal - (reasoning ?? 0),
-      reasoning,
-    },
+  const inputDetails: JsonObject = isJsonObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const outputDetails: JsonObject = isJsonObject(usage.completion_tokens_details) ? usage.completion_tokens_details : {};
+  return createUsageFromTotals({
+    input: readCount(usage.prompt_tokens),
+    cacheRead: readCount(inputDetails.cached_tokens),
+    cacheWrite: readCount(inputDetails.cache_write_tokens),
+    output: readCount(usage.completion_tokens),
+    reasoning: readCount(outputDetails.reasoning_tokens),
     raw: usage,
-  };
+  });
 }
 
 /** Core → OpenAI `usage`. */

@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/usage.js';
+import { createUsageFromTotals, readCount, type Usage } from '../../core/usage.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 
 /** `ResponseUsage` (PROTOCOLS.md §3.3): input includes cached tokens, output includes reasoning. */
@@ -10,32 +10,19 @@ export interface OpenAIResponsesUsage {
   total_tokens: number;
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
-
-/** Responses `usage` → core. */
+/** `usage` → core. Input includes cached tokens, output includes reasoning tokens. */
 export function convertOpenAIResponsesUsage(usage: unknown): Usage {
   if (!isJsonObject(usage)) return { input: {}, output: {} };
   const inputDetails: JsonObject = isJsonObject(usage.input_tokens_details) ? usage.input_tokens_details : {};
   const outputDetails: JsonObject = isJsonObject(usage.output_tokens_details) ? usage.output_tokens_details : {};
-  const inputTotal = count(usage.input_tokens);
-  const cacheRead = count(inputDetails.cached_tokens);
-  const cacheWrite = count(inputDetails.cache_write_tokens);
-  const outputTotal = count(usage.output_tokens);
-  const reasoning = count(outputDetails.reasoning_tokens);
-  return {
-    input: {
-      total: inputTotal,
-      noCache: inputTotal === undefined ? undefined : inputTotal - (cacheRead ?? 0) - (cacheWrite ?? 0),
-      cacheRead,
-      cacheWrite,
-    },
-    output: {
-      total: outputTotal,
-      text: outputTotal === undefined ? undefined : outputTotal - (reasoning ?? 0),
-      reasoning,
-    },
+  return createUsageFromTotals({
+    input: readCount(usage.input_tokens),
+    cacheRead: readCount(inputDetails.cached_tokens),
+    cacheWrite: readCount(inputDetails.cache_write_tokens),
+    output: readCount(usage.output_tokens),
+    reasoning: readCount(outputDetails.reasoning_tokens),
     raw: usage,
-  };
+  });
 }
 
 /** Core → Responses `usage`; counts the upstream did not report are 0 (the SDK types them as numbers). */
