@@ -43,9 +43,14 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   const { provider, request } = input;
   if (provider.type === 'mock') {
     const parts = generateMock(request, input.model, provider.mock!, input.signal);
-    // mock-fail and unknown models throw here, before any output.
-    const first = await parts.next();
-    return { kind: 'parts', source: createGeneratorSource(parts, first), passthrough: false };
+    try {
+      // mock-fail and unknown models fail here, before any output, like an upstream's error status.
+      const first = await parts.next();
+      return { kind: 'parts', source: createGeneratorSource(parts, first), passthrough: false };
+    } catch (error) {
+      if (GatewayError.is(error)) return { kind: 'error', error };
+      throw error;
+    }
   }
 
   const passthrough = provider.type === input.inbound;

@@ -1,21 +1,22 @@
 import type { Readable } from 'node:stream';
 import type { DisconnectPolicy, GatewayConfig } from '../config/config-types.js';
-import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
-import { GatewayError, invalidRequest, toGatewayError } from '../core/gateway-error.js';
+import { createStreamCollector } from '../core/collect-stream.js';
+import { invalidRequest, toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import { formatWarnings, type Warning } from '../core/warning.js';
 import { getCodec } from '../protocols/codecs.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
 import type { JsonObject } from '../protocols/read-fields.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
-import { formatOutboundChunks } from '../sse/write-sse.js';
-import { createClientStream } from './client-stream.js';
+import { collectJsonResponse } from './collect-json-response.js';
 import type { InflightRegistry } from './inflight.js';
 import type { ModelCatalog } from './model-catalog.js';
-import { openUpstream, parseUpstreamJson, type OpenedUpstream } from './open-upstream.js';
+import { createInterruption } from './interruption.js';
+import { openUpstream, type OpenedUpstream } from './open-upstream.js';
 import type { InterruptedReason, RecoverySink } from './recovery-sink.js';
 import { renderError } from './render-error.js';
 import { resolveModel } from './route-model.js';
+import { streamToClient } from './stream-to-client.js';
 
 export interface GatewayLogger {
   info(message: string): void;
@@ -76,182 +77,92 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     }
     upstreamProtocol = provider.type === 'mock' ? undefined : provider.type;
     const context: ResponseContext = { requestId: input.requestId, created: Math.floor(started / 1000), model: request.model, request };
-    const policy = input.disconnectPolicy ?? config.recoveries.onDisconnect;
-
-    // Who stopped the upstream, if anyone: the client (cancel policy or drain timeout) or a shutdown.
-    let stopCause: 'client' | 'shutdown' | undefined;
-    const upstreamAbort = new AbortController();
-    let drainTimer: NodeJS.Timeout | undefined;
-    const onClientGone = () => {
-      if (policy === 'cancel') {
-        stopCause ??= 'client';
-        upstreamAbort.abort();
-      } else {
-        drainTimer = setTimeout(() => {
-          stopCause ??= 'client';
-          upstreamAbort.abort();
-        }, config.recoveries.drainTimeoutMs);
-        drainTimer.unref();
-      }
-    };
-    if (input.clientSignal.aborted) onClientGone();
-    else input.clientSignal.addEventListener('abort', onClientGone, { once: true });
-
-    let settle!: () => void;
-    const done = new Promise<void>((resolve) => (settle = resolve));
-    const unregister = deps.inflight.add({
-      stop: () => {
-        stopCause ??= 'shutdown';
-        upstreamAbort.abort();
-      },
-      done,
+    const interruption = createInterruption({
+      clientSignal: input.clientSignal,
+      policy: input.disconnectPolicy ?? config.recoveries.onDisconnect,
+      drainTimeoutMs: config.recoveries.drainTimeoutMs,
+      inflight: deps.inflight,
     });
-    const cleanUp = () => {
-      clearTimeout(drainTimer);
-      input.clientSignal.removeEventListener('abort', onClientGone);
-      unregister();
-      settle();
-    };
-
     const headers: Record<string, string> = { 'x-switchyard-upstream': `${provider.id}/${model}` };
     const collector = createStreamCollector();
-    const finishRequest = async (status: number, reason: InterruptedReason | undefined, responseText: () => string, error?: GatewayError) => {
+    const partialResponse = () => JSON.stringify(codec.encodeResponse(collector.result(), context));
+
+    /** Logs the request with its usage, and keeps a recovery record when it was interrupted. */
+    const finish = async (status: number, reason: InterruptedReason | undefined, responseText: () => string, error?: GatewayError) => {
       const usage = collector.result().usage;
       deps.logger.info(
         `${status} ${input.inbound} → ${provider.id}/${model} ${deps.now() - started}ms in=${usage.input.total ?? '-'} out=${usage.output.total ?? '-'}` +
           (reason ? ` interrupted=${reason}` : '') +
           (error ? ` error="${error.message}"` : ''),
       );
-      if (!reason) return;
-      await deps.recoveries
-        .save({
-          requestId: input.requestId,
-          reason,
-          user: input.user,
-          model: request.model,
-          protocol: input.inbound,
-          provider: provider.id,
-          requestBodyText: input.bodyText,
-          requestBody: input.body,
-          responseBodyText: responseText(),
-          ...(error && { errorMessage: error.message }),
-        })
-        .catch((saveError: unknown) => deps.logger.error(`could not save the recovery record of ${input.requestId}: ${String(saveError)}`));
-    };
-    const reasonFor = (error: GatewayError | undefined): InterruptedReason | undefined => {
-      if (stopCause === 'shutdown') return 'server_shutdown';
-      if (stopCause === 'client' || input.clientSignal.aborted) return 'client_disconnected';
-      if (!error) return undefined;
-      return error.code === 'timeout' ? 'upstream_timeout' : 'upstream_error';
+      if (reason) {
+        await deps.recoveries
+          .save({
+            requestId: input.requestId,
+            reason,
+            user: input.user,
+            model: request.model,
+            protocol: input.inbound,
+            provider: provider.id,
+            requestBodyText: input.bodyText,
+            requestBody: input.body,
+            responseBodyText: responseText(),
+            ...(error && { errorMessage: error.message }),
+          })
+          .catch((saveError: unknown) => deps.logger.error(`could not save the recovery record of ${input.requestId}: ${String(saveError)}`));
+      }
+      interruption.end();
     };
 
     let opened: OpenedUpstream;
     try {
       opened = await openUpstream(
-        { inbound: input.inbound, request, body: input.body, search: input.search, clientHeader: input.clientHeader, provider, model, signal: upstreamAbort.signal, warnings },
+        { inbound: input.inbound, request, body: input.body, search: input.search, clientHeader: input.clientHeader, provider, model, signal: interruption.signal, warnings },
         deps.upstream,
       );
     } catch (error) {
-      const gatewayError = stopCause === 'shutdown' ? shutdownError() : toGatewayError(error);
-      const reason = gatewayError.status >= 500 || stopCause ? reasonFor(gatewayError) : undefined;
-      await finishRequest(gatewayError.status, reason, () => JSON.stringify(codec.encodeResponse(collector.result(), context)), gatewayError);
-      cleanUp();
-      return errorOutput(codec, gatewayError, upstreamProtocol, headers);
+      // The upstream could not be reached, timed out, or was stopped before it answered.
+      const failure = interruption.shutdownError() ?? toGatewayError(error);
+      await finish(failure.status, interruption.reasonFor(failure), partialResponse, failure);
+      return errorOutput(codec, failure, upstreamProtocol, headers);
     }
     if (warnings.length > 0) headers['x-switchyard-warnings'] = formatWarnings(warnings);
 
     if (opened.kind === 'error') {
-      await finishRequest(opened.error.status, undefined, () => '', opened.error);
-      cleanUp();
+      // The client gets the upstream's error in full: not an interruption.
+      await finish(opened.error.status, undefined, () => '', opened.error);
       return errorOutput(codec, opened.error, opened.upstreamProtocol, headers);
     }
 
     if (request.stream && opened.kind === 'parts') {
-      const stream = streamToClient(opened, codec, context, collector, input.clientSignal, (error) => {
-        const reason = reasonFor(error) ?? (input.clientSignal.aborted ? 'client_disconnected' : undefined);
-        return finishRequest(200, reason, () => JSON.stringify(codec.encodeResponse(collector.result(), context)), error).finally(cleanUp);
-      }, () => (stopCause === 'shutdown' ? shutdownError() : undefined));
-      return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS, ...headers }, body: stream };
+      const body = streamToClient({
+        source: opened.source,
+        passthrough: opened.passthrough,
+        codec,
+        context,
+        collector,
+        clientSignal: input.clientSignal,
+        stoppedBy: () => interruption.shutdownError(),
+        onEnd: (error) => finish(200, interruption.reasonFor(error), partialResponse, error),
+      });
+      return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS, ...headers }, body };
     }
 
     try {
       const body = await collectJsonResponse(opened, codec, context, collector);
-      const reason = reasonFor(collector.error());
-      await finishRequest(200, reason, () => body, collector.error());
+      await finish(200, interruption.reasonFor(collector.error()), () => body, collector.error());
       return { kind: 'json', status: 200, headers: { 'content-type': 'application/json', ...headers }, body };
     } catch (error) {
-      const gatewayError = stopCause === 'shutdown' ? shutdownError() : toGatewayError(error);
-      await finishRequest(gatewayError.status, reasonFor(gatewayError), () => JSON.stringify(codec.encodeResponse(collector.result(), context)), gatewayError);
-      return errorOutput(codec, gatewayError, upstreamProtocol, headers);
-    } finally {
-      cleanUp();
+      const failure = interruption.shutdownError() ?? toGatewayError(error);
+      await finish(failure.status, interruption.reasonFor(failure), partialResponse, failure);
+      return errorOutput(codec, failure, upstreamProtocol, headers);
     }
   } catch (error) {
     return errorOutput(codec, toGatewayError(error), upstreamProtocol, {});
   }
 }
 
-function shutdownError(): GatewayError {
-  return new GatewayError('overloaded', 'The gateway is shutting down; the generation was stopped and kept as a recovery record.', { status: 503 });
-}
-
 function errorOutput(codec: ProtocolCodec, error: GatewayError, upstreamProtocol: Protocol | undefined, headers: Record<string, string>): GenerationOutput {
   const rendered = renderError(codec, error, upstreamProtocol);
   return { kind: 'json', status: rendered.status, headers: { ...headers, ...rendered.headers }, body: rendered.body };
-}
-
-/** A non-stream client: the whole answer in the client's protocol (or the upstream's own bytes). */
-async function collectJsonResponse(opened: Exclude<OpenedUpstream, { kind: 'error' }>, codec: ProtocolCodec, context: ResponseContext, collector: StreamCollector): Promise<string> {
-  if (opened.kind === 'json') {
-    const parsed = parseUpstreamJson(opened.text);
-    const response = opened.upstreamCodec.decodeResponse(parsed);
-    collector.add({ type: 'finish', finishReason: response.choices[0]?.finishReason ?? { unified: 'other' }, usage: response.usage });
-    // Passthrough answers with the upstream's bytes; the decode above only reads usage.
-    return opened.passthrough ? opened.text : JSON.stringify(codec.encodeResponse(response, context));
-  }
-  await opened.source.run((parts) => {
-    for (const part of parts) collector.add(part);
-  });
-  const failure = collector.error();
-  if (failure && collector.result().choices.every((choice) => choice.content.length === 0)) throw failure;
-  return JSON.stringify(codec.encodeResponse(collector.result(), context));
-}
-
-/** A stream client: parts flow from the upstream to the client event by event. */
-function streamToClient(
-  opened: Extract<OpenedUpstream, { kind: 'parts' }>,
-  codec: ProtocolCodec,
-  context: ResponseContext,
-  collector: StreamCollector,
-  clientSignal: AbortSignal,
-  onEnd: (error: GatewayError | undefined) => Promise<void>,
-  stoppedBy: () => GatewayError | undefined,
-): Readable {
-  const { passthrough, source } = opened;
-  const encoder = codec.createStreamEncoder(context);
-  const client = createClientStream({ clientSignal, keepAlive: passthrough ? undefined : () => formatOutboundChunks(encoder.keepAlive()) });
-
-  void (async () => {
-    let failure: GatewayError | undefined;
-    try {
-      await source.run((parts, passthroughText) => {
-        let text = passthrough ? passthroughText : '';
-        for (const part of parts) {
-          collector.add(part);
-          if (!passthrough) text += formatOutboundChunks(encoder.encode(part));
-        }
-        return text ? client.write(text) : undefined;
-      });
-      failure = collector.error();
-      if (!passthrough && !failure) client.write(formatOutboundChunks(encoder.finish()));
-    } catch (error) {
-      failure = stoppedBy() ?? toGatewayError(error);
-      // Headers are sent: the error goes in the stream, in the client's protocol.
-      client.write(formatOutboundChunks(encoder.encode({ type: 'error', error: failure })));
-    } finally {
-      client.end();
-    }
-    await onEnd(failure);
-  })();
-  return client.body;
 }

@@ -1,0 +1,65 @@
+import type { DisconnectPolicy } from '../config/config-types.js';
+import { GatewayError } from '../core/gateway-error.js';
+import type { InflightRegistry } from './inflight.js';
+import type { InterruptedReason } from './recovery-sink.js';
+
+/**
+ * Who may stop a generation's upstream, and why it ended early. The client going away stops it
+ * at once (`cancel`) or after the drain timeout (`drain`); a shutdown stops it after the grace
+ * period. `signal` aborts the upstream call.
+ */
+export interface Interruption {
+  readonly signal: AbortSignal;
+  /** The recovery reason for how the generation ended (`error`: the upstream's failure, if any). */
+  reasonFor(error: GatewayError | undefined): InterruptedReason | undefined;
+  /** The error to report when a shutdown stopped the generation. */
+  shutdownError(): GatewayError | undefined;
+  /** The generation has ended and its record is written: release timers and the registry. */
+  end(): void;
+}
+
+export function createInterruption(options: {
+  clientSignal: AbortSignal;
+  policy: DisconnectPolicy;
+  drainTimeoutMs: number;
+  inflight: InflightRegistry;
+}): Interruption {
+  let stopCause: 'client' | 'shutdown' | undefined;
+  const upstreamAbort = new AbortController();
+  const stop = (cause: 'client' | 'shutdown') => {
+    stopCause ??= cause;
+    upstreamAbort.abort();
+  };
+  let drainTimer: NodeJS.Timeout | undefined;
+  const onClientGone = () => {
+    if (options.policy === 'cancel') return stop('client');
+    drainTimer = setTimeout(() => stop('client'), options.drainTimeoutMs);
+    drainTimer.unref();
+  };
+  if (options.clientSignal.aborted) onClientGone();
+  else options.clientSignal.addEventListener('abort', onClientGone, { once: true });
+
+  let settle!: () => void;
+  const done = new Promise<void>((resolve) => (settle = resolve));
+  const unregister = options.inflight.add({ stop: () => stop('shutdown'), done });
+
+  return {
+    signal: upstreamAbort.signal,
+    reasonFor(error) {
+      if (stopCause === 'shutdown') return 'server_shutdown';
+      if (stopCause === 'client' || options.clientSignal.aborted) return 'client_disconnected';
+      if (!error) return undefined;
+      return error.code === 'timeout' ? 'upstream_timeout' : 'upstream_error';
+    },
+    shutdownError: () =>
+      stopCause === 'shutdown'
+        ? new GatewayError('overloaded', 'The gateway is shutting down; the generation was stopped and kept as a recovery record.', { status: 503 })
+        : undefined,
+    end() {
+      clearTimeout(drainTimer);
+      options.clientSignal.removeEventListener('abort', onClientGone);
+      unregister();
+      settle();
+    },
+  };
+}
