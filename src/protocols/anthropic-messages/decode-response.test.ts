@@ -180,6 +180,8 @@ describe('decodeAnthropicMessagesResponse', () => {
     const context = { requestId: '1', created: 0, model: 'claude-opus-4-1', request: {} } as ResponseContext;
     expect(encodeAnthropicMessagesResponse(response, context)).toEqual({
       ...body,
+      // `citations: null` is written as no key, as the API does (encode-response.test.ts).
+      content: [{ type: 'text', text: 'Let me search.' }, ...body.content.slice(1)],
       usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
   });

@@ -37,13 +37,34 @@ describe('encodeAnthropicMessagesResponse', () => {
       model: 'claude-alias',
       content: [
         { type: 'thinking', thinking: 'Unsigned reasoning from an OpenAI-compatible server.', signature: '' },
-        { type: 'text', text: 'Here you go.', citations: null },
+        { type: 'text', text: 'Here you go.' },
         { type: 'tool_use', id: 'call_1', name: 'lookup', input: { id: 1 } },
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
       usage: { input_tokens: 60, output_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 40, output_tokens_details: { thinking_tokens: 5 } },
     });
+  });
+
+  it('writes text blocks without citations as the API does, with no citations key (the AI SDK rejects null)', () => {
+    const citation = { type: 'web_search_result_location', url: 'https://example.com', title: 'Example', cited_text: 'Rain.', encrypted_index: 'x' };
+    const response: GenerateResponse = {
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'text', text: 'Plain.' },
+            { type: 'text', text: 'Cited.', protocolMetadata: { 'anthropic-messages': { citations: [citation] } } },
+          ],
+          finishReason: { unified: 'stop', raw: 'end_turn' },
+        },
+      ],
+      usage: { input: {}, output: {} },
+    };
+    expect(encodeAnthropicMessagesResponse(response, CONTEXT).content).toEqual([
+      { type: 'text', text: 'Plain.' },
+      { type: 'text', text: 'Cited.', citations: [citation] },
+    ]);
   });
 
   it('reports the stop sequence that ended the text', () => {

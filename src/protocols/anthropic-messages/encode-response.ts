@@ -35,12 +35,13 @@ export function encodeAnthropicMessagesResponse(response: GenerateResponse, cont
 /**
  * One content block. Reasoning from other vendors has no signature: it is shown with an empty one
  * (a client that sends it back has it dropped by encodeRequest). Anthropic messages hold no output
- * files: a generated image has nowhere to go.
+ * files: a generated image has nowhere to go. A text block without citations has no `citations`
+ * key, as the API sends it: the Vercel AI SDK rejects `citations: null`.
  */
 function encodeResponseBlock(part: AssistantPart): JsonObject[] {
   switch (part.type) {
     case 'text':
-      return [{ type: 'text', text: part.text, citations: null, ...anthropicExtraFieldsOf(part) }];
+      return [{ type: 'text', text: part.text, ...anthropicExtraFieldsOf(part) }];
     case 'reasoning':
       if (part.redactedData !== undefined) return [{ type: 'redacted_thinking', data: part.redactedData }];
       return [{ type: 'thinking', thinking: part.text, signature: part.signature ?? '', ...anthropicExtraFieldsOf(part) }];

@@ -82,7 +82,11 @@ export function encodeOpenAIChatRequest(request: GenerateRequest, options: Encod
 function encodeReasoningEffort(reasoning: ReasoningConfig | undefined, warnings: Warning[]): string | undefined {
   if (!reasoning) return undefined;
   if (reasoning.effort) return reasoning.effort;
-  if (reasoning.enabled === false) return undefined;
+  if (reasoning.enabled === false) {
+    // As for Responses: 'none' exists only on the newest models and older ones reject it.
+    warnings.push({ type: 'dropped', feature: 'reasoning disabled', details: "sent without reasoning_effort; the model's default applies" });
+    return undefined;
+  }
   if (reasoning.budgetTokens !== undefined) {
     const effort = reasoning.budgetTokens <= 2048 ? 'low' : reasoning.budgetTokens <= 16384 ? 'medium' : 'high';
     warnings.push({ type: 'changed', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens sent as reasoning_effort '${effort}'` });
