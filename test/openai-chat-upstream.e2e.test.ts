@@ -52,6 +52,14 @@ describe('OpenAI Chat passthrough to an OpenAI-compatible upstream', () => {
     expect(JSON.parse(sent.body)).toEqual({ model: 'text', messages: [{ role: 'user', content: 'hi' }], temperature: 0.5 });
   });
 
+  it('forwards what the gateway itself does not map, without a warning', async () => {
+    const { response } = await client.chat.completions
+      .create({ model: 'text', messages: [{ role: 'user', content: 'hi', name: 'alice' }], logit_bias: { '50256': -100 } })
+      .withResponse();
+    expect(response.headers.get('x-switchyard-warnings')).toBeNull();
+    expect(JSON.parse(upstream.requests.at(-1)!.body)).toMatchObject({ messages: [{ name: 'alice' }], logit_bias: { '50256': -100 } });
+  });
+
   it('returns a non-stream completion as the upstream sent it', async () => {
     const completion = await client.chat.completions.create({ model: 'text', messages: [{ role: 'user', content: 'hi' }] });
     const recorded = JSON.parse(readFixture('openai-chat', 'text.json'));

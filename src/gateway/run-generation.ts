@@ -70,10 +70,12 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
   let upstreamProtocol: Protocol | undefined;
   try {
     const { request, warnings: decodeWarnings } = codec.decodeRequest(input.body, { pathModel: input.pathModel, stream: input.pathStream });
-    const warnings: Warning[] = [...decodeWarnings];
     const { provider, model } = resolveModel(request.model, config, (entry) => deps.catalog.modelsOf(entry), input.inbound);
+    // A passthrough forwards the client's body as it is: what decoding could not map still arrives.
+    const warnings: Warning[] = provider.type === input.inbound ? [] : [...decodeWarnings];
     if ((request.n ?? 1) > 1 && provider.type !== 'openai-chat' && provider.type !== 'gemini' && provider.type !== 'mock') {
-      throw invalidRequest('n', `n > 1 cannot be served by the ${provider.type} upstream of '${request.model}', which returns one choice.`);
+      const field = input.inbound === 'gemini' ? 'generationConfig.candidateCount' : 'n';
+      throw invalidRequest(field, `${field} > 1 cannot be served by the ${provider.type} upstream of '${request.model}', which returns one choice.`);
     }
     upstreamProtocol = provider.type === 'mock' ? undefined : provider.type;
     const context: ResponseContext = { requestId: input.requestId, created: Math.floor(started / 1000), model: request.model, request };
