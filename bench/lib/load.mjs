@@ -3,6 +3,7 @@
 // that aborts whatever is still in flight.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { setMaxListeners } from 'node:events';
 import { Pool } from 'undici';
 import { quantile } from './stats.mjs';
 
@@ -31,6 +32,7 @@ export async function probe(url, request, timeoutMs = 10_000) {
 export async function closedLoop({ url, request, concurrency, warmupMs, durationMs, stream = false, cpuOf }) {
   const pool = new Pool(url, { connections: concurrency, keepAliveTimeout: 60_000 });
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal);
   const latencies = [];
   const firstBytes = [];
   let completed = 0;
@@ -112,6 +114,7 @@ export async function closedLoop({ url, request, concurrency, warmupMs, duration
 export async function holdStreams({ url, request, count, maxMs, memoryOf, sampleMs = 50 }) {
   const pool = new Pool(url, { connections: count, keepAliveTimeout: 60_000 });
   const abort = new AbortController();
+  setMaxListeners(0, abort.signal);
   const baseline = memoryOf();
   let peakRssKb = baseline.rssKb;
   let live = 0;

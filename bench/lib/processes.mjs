@@ -1,7 +1,7 @@
 // The processes of the benchmark (fake upstream, reference proxy, gateway): each its own process,
 // optionally pinned to a core, so its CPU time and memory can be read from /proc.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 const CLOCK_TICKS_PER_SECOND = (() => {
   try {
@@ -33,9 +33,25 @@ export function pinSelf(taskset, cpu) {
   }
 }
 
-/** utime + stime of every thread of the process, in seconds (10 ms resolution). */
+/**
+ * CPU time of every thread of the process, in seconds: the sum of the threads' schedstat run time
+ * (nanoseconds), or utime + stime from /proc/<pid>/stat (10 ms ticks) where schedstat is missing.
+ */
 export function cpuSeconds(pid) {
   if (!HAS_PROC) return NaN;
+  try {
+    let nanoseconds = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        nanoseconds += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    if (nanoseconds > 0) return nanoseconds / 1e9;
+  } catch {
+    // No schedstat: fall back to the tick counters.
+  }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which is in parentheses and may contain spaces.

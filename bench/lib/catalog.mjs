@@ -1,0 +1,55 @@
+// Every scenario of the suite, by id. `--only` selects by id prefix or glob (`stream.*.c100`).
+
+/** Client protocol → upstream protocol. `model` is the name the gateway routes to that upstream. */
+export const PATHS = {
+  passthrough: { client: 'openai-chat', upstream: 'openai-chat', model: 'm', label: 'Chat client → Chat upstream (passthrough)' },
+  'anthropic-to-chat': { client: 'anthropic-messages', upstream: 'openai-chat', model: 'm', label: 'Anthropic client → Chat upstream (translated)' },
+  'chat-to-gemini': { client: 'openai-chat', upstream: 'gemini', model: 'g', label: 'Chat client → Gemini upstream (translated)' },
+};
+
+/** The model the reference proxy asks for: it forwards the upstream's own protocol unchanged. */
+export const REFERENCE_MODEL = { 'openai-chat': 'm', gemini: 'g' };
+
+export const NONSTREAM_CONCURRENCY = [1, 10, 100];
+export const STREAM_CONCURRENCY = [10, 100];
+export const MEMORY_PATHS = ['passthrough', 'anthropic-to-chat'];
+export const MEMORY_SIZES = [100, 1000];
+
+export const NONSTREAM_METRICS = ['rps', 'p50Ms', 'p99Ms', 'cpuUsPerRequest'];
+export const STREAM_METRICS = ['ttfbP50Ms', 'ttfbP99Ms', 'totalP50Ms', 'cpuUsPerStream', 'streamsPerSecond'];
+export const MEMORY_METRICS = ['peakRssMb', 'idleRssMb', 'kbPerStream', 'maxLive'];
+
+export function listScenarios() {
+  const scenarios = [];
+  for (const [name, path] of Object.entries(PATHS)) {
+    for (const concurrency of NONSTREAM_CONCURRENCY) {
+      scenarios.push({ id: `nonstream.${name}.c${concurrency}`, group: 'nonstream', path: name, concurrency, metrics: NONSTREAM_METRICS, description: `${path.label}, non-stream, ${concurrency} concurrent client${concurrency === 1 ? "" : "s"}` });
+    }
+  }
+  for (const [name, path] of Object.entries(PATHS)) {
+    for (const concurrency of STREAM_CONCURRENCY) {
+      scenarios.push({ id: `stream.${name}.c${concurrency}`, group: 'stream', path: name, concurrency, metrics: STREAM_METRICS, description: `${path.label}, streams of 20 events, ${concurrency} concurrent clients` });
+    }
+  }
+  for (const name of MEMORY_PATHS) {
+    for (const size of MEMORY_SIZES) {
+      scenarios.push({ id: `memory.${name}.${size}`, group: 'memory', path: name, size, metrics: MEMORY_METRICS, description: `${PATHS[name].label}, ${size} slow streams open at once` });
+    }
+  }
+  scenarios.push({ id: 'recoveries.loop-delay', group: 'recoveries', metrics: ['loopDelayP99Ms', 'addP50Ms'], description: 'event-loop delay while recovery records are written, 100 records of 5 MB stored' });
+  scenarios.push({ id: 'cli.help', group: 'cli', metrics: ['wallMs'], description: '`gateway --help` (reference: `node -e 0`)' });
+  scenarios.push({ id: 'cli.recoveries-ls', group: 'cli', metrics: ['wallMs'], description: '`gateway recoveries ls` with 1000 records (reference: `node -e 0`)' });
+  return scenarios;
+}
+
+/** Whether `id` is selected by the `--only` patterns (none: everything). */
+export function isSelected(id, patterns) {
+  if (!patterns || patterns.length === 0) return true;
+  return patterns.some((pattern) => {
+    if (pattern.includes('*')) {
+      const expression = new RegExp(`^${pattern.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+      return expression.test(id);
+    }
+    return id === pattern || id.startsWith(`${pattern}.`);
+  });
+}

@@ -1,0 +1,116 @@
+// The budget of issue 6 and the results table (plain text for the terminal, markdown for the README).
+
+/** Each line of the budget: a scenario's metric, as a ratio to the reference or an absolute value. */
+export const BUDGET = [
+  { id: 'nonstream.passthrough.c10', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.8 },
+  { id: 'nonstream.anthropic-to-chat.c10', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.6 },
+  { id: 'nonstream.chat-to-gemini.c10', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.6 },
+  ...['passthrough', 'anthropic-to-chat', 'chat-to-gemini'].flatMap((path) =>
+    [10, 100].flatMap((concurrency) => [
+      { id: `stream.${path}.c${concurrency}`, metric: 'ttfbP50Ms', basis: 'ratio', op: '<=', limit: 1.5 },
+      { id: `stream.${path}.c${concurrency}`, metric: 'cpuUsPerStream', basis: 'ratio', op: '<=', limit: 1.5 },
+    ]),
+  ),
+  { id: 'memory.passthrough.1000', metric: 'peakRssMb', basis: 'ratio', op: '<=', limit: 1.3 },
+  { id: 'memory.anthropic-to-chat.1000', metric: 'peakRssMb', basis: 'ratio', op: '<=', limit: 1.3 },
+  { id: 'recoveries.loop-delay', metric: 'loopDelayP99Ms', basis: 'value', op: '<=', limit: 20 },
+  { id: 'cli.help', metric: 'wallMs', basis: 'value', op: '<=', limit: 150 },
+  { id: 'cli.recoveries-ls', metric: 'wallMs', basis: 'value', op: '<=', limit: 300 },
+];
+
+/** What each metric is called in the table, and how it is printed. */
+export const METRICS = {
+  rps: { label: 'req/s', format: (value) => formatNumber(value, 0) },
+  streamsPerSecond: { label: 'streams/s', format: (value) => formatNumber(value, 0) },
+  p50Ms: { label: 'latency p50 ms', format: (value) => formatNumber(value, 2) },
+  p99Ms: { label: 'latency p99 ms', format: (value) => formatNumber(value, 2) },
+  totalP50Ms: { label: 'total time p50 ms', format: (value) => formatNumber(value, 1) },
+  ttfbP50Ms: { label: 'first byte p50 ms', format: (value) => formatNumber(value, 2) },
+  ttfbP99Ms: { label: 'first byte p99 ms', format: (value) => formatNumber(value, 2) },
+  cpuUsPerRequest: { label: 'CPU µs/request', format: (value) => formatNumber(value, 0) },
+  cpuUsPerStream: { label: 'CPU µs/stream', format: (value) => formatNumber(value, 0) },
+  peakRssMb: { label: 'peak RSS MB', format: (value) => formatNumber(value, 1) },
+  idleRssMb: { label: 'idle RSS MB', format: (value) => formatNumber(value, 1) },
+  kbPerStream: { label: 'RSS growth KB/stream', format: (value) => formatNumber(value, 1) },
+  maxLive: { label: 'streams open at once', format: (value) => formatNumber(value, 0) },
+  loopDelayP99Ms: { label: 'loop delay p99 ms (worst)', format: (value) => formatNumber(value, 1) },
+  addP50Ms: { label: 'add p50 ms (5 MB)', format: (value) => formatNumber(value, 1) },
+  wallMs: { label: 'wall ms (median)', format: (value) => formatNumber(value, 0) },
+};
+
+function formatNumber(value, digits) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '–';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+const formatRatio = (value) => (typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(2)}×` : '–');
+
+/** PASS / MISS for each budget line (n/a when the scenario did not run). */
+export function evaluateBudget(scenarios) {
+  return BUDGET.map((line) => {
+    const scenario = scenarios[line.id];
+    const value = scenario?.status === 'ok' ? (line.basis === 'ratio' ? scenario.ratios?.[line.metric] : scenario.gateway?.[line.metric]) : undefined;
+    const known = typeof value === 'number' && Number.isFinite(value);
+    const pass = known && !scenario.budgetBlocked && (line.op === '>=' ? value >= line.limit : value <= line.limit);
+    return {
+      ...line,
+      value: known ? value : null,
+      verdict: !known ? (scenario?.status === 'skipped' ? 'SKIPPED' : 'N/A') : pass ? 'PASS' : 'MISS',
+      ...(known && scenario.budgetBlocked && { note: scenario.budgetBlocked }),
+      text: `${line.basis === 'ratio' ? 'ratio ' : ''}${line.op === '>=' ? '≥' : '≤'} ${line.limit}${line.basis === 'value' && line.metric.endsWith('Ms') ? ' ms' : ''}`,
+    };
+  });
+}
+
+/** Table rows: one per scenario and metric, with the budget line when there is one. */
+export function tableRows(scenarios, budget) {
+  const rows = [];
+  for (const scenario of Object.values(scenarios)) {
+    if (scenario.status !== 'ok') {
+      rows.push({ scenario: scenario.id, metric: scenario.status, reference: '', gateway: '', ratio: '', budget: '', verdict: scenario.status === 'skipped' ? '' : 'N/A', note: scenario.reason ?? '' });
+      continue;
+    }
+    for (const [index, metric] of scenario.metrics.entries()) {
+      const format = METRICS[metric]?.format ?? ((value) => formatNumber(value, 2));
+      const line = budget.find((candidate) => candidate.id === scenario.id && candidate.metric === metric);
+      rows.push({
+        scenario: scenario.id,
+        metric: METRICS[metric]?.label ?? metric,
+        reference: format(scenario.reference?.[metric]),
+        gateway: format(scenario.gateway?.[metric]),
+        ratio: scenario.ratios && metric in scenario.ratios ? formatRatio(scenario.ratios[metric]) : '',
+        budget: line?.text ?? '',
+        verdict: line?.verdict ?? '',
+        note: index === 0 && scenario.reason ? `(${scenario.reason})` : '',
+      });
+    }
+  }
+  return rows;
+}
+
+const COLUMNS = ['scenario', 'metric', 'reference', 'gateway', 'ratio', 'budget', 'verdict'];
+
+export function formatTextTable(rows) {
+  const widths = COLUMNS.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
+  const line = (cells) => cells.map((cell, index) => (index >= 2 && index <= 4 ? String(cell).padStart(widths[index]) : String(cell).padEnd(widths[index]))).join('  ');
+  const out = [line(COLUMNS), line(widths.map((width) => '-'.repeat(width)))];
+  let previous;
+  for (const row of rows) {
+    const text = line(COLUMNS.map((column) => (column === 'scenario' && row.scenario === previous ? '' : row[column])));
+    out.push(row.note ? `${text}  ${row.note}` : text);
+    previous = row.scenario;
+  }
+  return out.join('\n');
+}
+
+export function formatMarkdownTable(rows) {
+  const out = [`| ${COLUMNS.join(' | ')} |`, `|${COLUMNS.map((column, index) => (index >= 2 && index <= 4 ? '---:' : '---')).join('|')}|`];
+  let previous;
+  for (const row of rows) {
+    const cells = COLUMNS.map((column) => (column === 'scenario' && row.scenario === previous ? '' : column === 'scenario' ? `\`${row.scenario}\`` : row[column]));
+    if (row.note) cells[6] = `${cells[6]} ${row.note.replaceAll('|', '\\|')}`.trim();
+    out.push(`| ${cells.join(' | ')} |`);
+    previous = row.scenario;
+  }
+  return out.join('\n');
+}

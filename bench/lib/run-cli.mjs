@@ -1,0 +1,91 @@
+// CLI: wall time of `gateway --help` and of `gateway recoveries ls` with 1000 records, each the
+// median of several runs after one unmeasured run; `node -e 0` is the reference (Node's own start).
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { median } from './stats.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin', 'gateway.js');
+
+function timeRuns(args, env, runs) {
+  const options = { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env }, encoding: 'utf8', timeout: 30_000 };
+  const first = spawnSync(process.execPath, args, options);
+  const walls = [];
+  for (let run = 0; run < runs; run += 1) {
+    const started = performance.now();
+    const result = spawnSync(process.execPath, args, options);
+    walls.push(performance.now() - started);
+    if (result.status !== 0) return { failed: result, walls };
+  }
+  return { first, walls, wallMs: median(walls) };
+}
+
+async function seedStore(directory, count) {
+  const { openRecoveryStore } = await import('../../dist/recoveries/recovery-store.js');
+  const { createRecoveryRecord } = await import('../../dist/recoveries/recovery-record.js');
+  const store = await openRecoveryStore({ directory, maxRecords: count + 1000 });
+  const created = Math.floor(Date.now() / 1000);
+  const answer = 'The capital of France is Paris. '.repeat(40);
+  // Concurrent adds share index writes (the store batches them); a hundred at a time.
+  for (let start = 0; start < count; start += 100) {
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - start) }, (_, offset) => {
+        const position = start + offset;
+        return store.add(
+          createRecoveryRecord({
+            requestId: `bench-${String(position).padStart(5, '0')}`,
+            createdAt: created - position,
+            interruptedReason: position % 3 === 0 ? 'upstream_error' : 'client_disconnected',
+            user: `user-${position % 4}`,
+            model: 'gpt-4o-mini',
+            protocol: 'openai-chat',
+            provider: 'openai',
+            requestBodyText: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: `question ${position}` }] }),
+            responseBodyText: JSON.stringify({ id: `chatcmpl-${position}`, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: null }] }),
+          }),
+        );
+      }),
+    );
+  }
+  await store.close();
+}
+
+const failureText = (result) => `exit ${result.status ?? result.signal}: ${`${result.stderr ?? ''}${result.stdout ?? ''}`.replace(/\s+/g, ' ').slice(0, 200)}`;
+
+export async function runCliScenarios({ scenarios, settings, log }) {
+  const results = {};
+  const node = timeRuns(['-e', '0'], {}, settings.cliRuns);
+  log(`  node -e 0: ${node.wallMs?.toFixed(0)} ms`);
+  const reference = { wallMs: node.wallMs };
+  const make = (scenario, timed, extra = {}) =>
+    timed.failed
+      ? { id: scenario.id, group: 'cli', description: scenario.description, metrics: scenario.metrics, status: 'unavailable', reason: failureText(timed.failed) }
+      : { id: scenario.id, group: 'cli', description: scenario.description, metrics: scenario.metrics, status: 'ok', reference, gateway: { wallMs: timed.wallMs }, ratios: { wallMs: timed.wallMs / reference.wallMs }, walls: timed.walls, ...extra };
+
+  for (const scenario of scenarios) {
+    if (scenario.id === 'cli.help') {
+      const timed = timeRuns([BIN, '--help'], {}, settings.cliRuns);
+      results[scenario.id] = make(scenario, timed);
+      log(`  gateway --help: ${timed.failed ? failureText(timed.failed) : `${timed.wallMs.toFixed(0)} ms`}`);
+    }
+    if (scenario.id === 'cli.recoveries-ls') {
+      const home = await mkdtemp(join(tmpdir(), 'switchyard-bench-cli-'));
+      try {
+        const seedStarted = performance.now();
+        await seedStore(join(home, 'recoveries'), settings.cliRecords);
+        const seedSeconds = (performance.now() - seedStarted) / 1000;
+        const timed = timeRuns([BIN, 'recoveries', 'ls'], { SWITCHYARD_HOME: home }, settings.cliRuns);
+        const listed = timed.first ? (timed.first.stdout.match(/bench-\d{5}/g) ?? []).length : 0;
+        results[scenario.id] = make(scenario, timed, { records: settings.cliRecords, listed, seedSeconds });
+        log(`  gateway recoveries ls (${settings.cliRecords} records, seeded in ${seedSeconds.toFixed(1)} s): ${timed.failed ? failureText(timed.failed) : `${timed.wallMs.toFixed(0)} ms, ${listed} ids printed`}`);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+    }
+  }
+  return results;
+}

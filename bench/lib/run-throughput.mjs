@@ -1,0 +1,125 @@
+// Non-stream and stream scenarios: closed-loop load on the reference proxy and on the gateway,
+// interleaved round by round (the order flips every round), each figure the median over rounds.
+import { request } from 'undici';
+import { clientRequest } from './bodies.mjs';
+import { PATHS, REFERENCE_MODEL } from './catalog.mjs';
+import { closedLoop, probe } from './load.mjs';
+import { median, medianOfRounds } from './stats.mjs';
+
+/** Does a 200 body look like an answer of `protocol`? (A wrong codec can still say 200.) */
+const LOOKS_RIGHT = {
+  'openai-chat': { json: (text) => text.includes('"choices"'), stream: (text) => text.includes('[DONE]') },
+  'anthropic-messages': { json: (text) => /"type":\s*"message"/.test(text), stream: (text) => text.includes('message_stop') },
+  'openai-responses': { json: (text) => text.includes('"output"'), stream: (text) => text.includes('response.completed') },
+  gemini: { json: (text) => text.includes('"candidates"'), stream: (text) => text.includes('finishReason') },
+};
+
+export async function setUpstreamShape(upstreamUrl, shape) {
+  const response = await request(`${upstreamUrl}/__bench`, { method: 'POST', body: JSON.stringify(shape), headers: { 'content-type': 'application/json' } });
+  await response.body.text();
+}
+
+async function checkAvailable(url, protocol, requestToSend, stream) {
+  const answer = await probe(url, requestToSend);
+  if (answer.status !== 200) return `HTTP ${answer.status}: ${answer.text.replace(/\s+/g, ' ').slice(0, 160)}`;
+  if (!LOOKS_RIGHT[protocol][stream ? 'stream' : 'json'](answer.text)) return `unexpected ${protocol} answer: ${answer.text.replace(/\s+/g, ' ').slice(0, 160)}`;
+  return undefined;
+}
+
+function toMetrics(result, stream) {
+  const common = { cpuUtilization: result.cpuUtilization, requests: result.requests, errors: result.errors };
+  if (!stream) return { rps: result.rps, p50Ms: result.p50Ms, p99Ms: result.p99Ms, cpuUsPerRequest: result.cpuUsPerRequest, ...common };
+  return {
+    ttfbP50Ms: result.ttfbP50Ms,
+    ttfbP99Ms: result.ttfbP99Ms,
+    totalP50Ms: result.p50Ms,
+    cpuUsPerStream: result.cpuUsPerRequest,
+    streamsPerSecond: result.rps,
+    ...common,
+  };
+}
+
+function ratiosOf(gateway, reference, metrics) {
+  return Object.fromEntries(metrics.map((metric) => [metric, gateway[metric] / reference[metric]]));
+}
+
+/**
+ * Runs the selected scenarios of one group ('nonstream' or 'stream') against the running
+ * reference proxy and gateway; returns a result per scenario id.
+ */
+export async function runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, log }) {
+  const stream = group === 'stream';
+  const warmupMs = stream ? settings.streamWarmupMs : settings.warmupMs;
+  const durationMs = stream ? settings.streamDurationMs : settings.durationMs;
+  if (stream) await setUpstreamShape(upstream.url, { events: settings.streamEvents, delayMs: settings.streamDelayMs });
+  const results = {};
+
+  const gatewayRequests = {};
+  for (const scenario of scenarios) {
+    const path = PATHS[scenario.path];
+    gatewayRequests[scenario.id] = clientRequest(path.client, path.model, stream);
+    const problem = await checkAvailable(gateway.url, path.client, gatewayRequests[scenario.id], stream);
+    results[scenario.id] = problem
+      ? { id: scenario.id, group, description: scenario.description, metrics: scenario.metrics, status: 'unavailable', reason: problem }
+      : { id: scenario.id, group, description: scenario.description, metrics: scenario.metrics, status: 'ok', rounds: [] };
+    if (problem) log(`  ${scenario.id}: unavailable (${problem})`);
+  }
+  const live = scenarios.filter((scenario) => results[scenario.id].status === 'ok');
+  const referenceRequests = {};
+  for (const upstreamProtocol of new Set(live.map((scenario) => PATHS[scenario.path].upstream))) {
+    referenceRequests[upstreamProtocol] = clientRequest(upstreamProtocol, REFERENCE_MODEL[upstreamProtocol], stream);
+    const problem = await checkAvailable(reference.url, upstreamProtocol, referenceRequests[upstreamProtocol], stream);
+    if (problem) throw new Error(`the reference proxy does not answer ${upstreamProtocol}: ${problem}`);
+  }
+  if (live.length === 0) return results;
+
+  const measure = async (service, requestToSend, concurrency, warm = warmupMs, duration = durationMs) =>
+    toMetrics(await closedLoop({ url: service.url, request: requestToSend, concurrency, warmupMs: warm, durationMs: duration, stream, cpuOf: service.cpuSeconds }), stream);
+
+  // Warm-up of every code path (JIT, connection pools) before the first round.
+  for (const [, requestToSend] of Object.entries(referenceRequests)) await measure(reference, requestToSend, 10, 0, settings.warmupPassMs);
+  for (const scenario of live) await measure(gateway, gatewayRequests[scenario.id], 10, 0, settings.warmupPassMs);
+
+  const concurrencies = [...new Set(live.map((scenario) => scenario.concurrency))];
+  for (let round = 0; round < settings.rounds; round += 1) {
+    for (const concurrency of concurrencies) {
+      for (const [upstreamProtocol, referenceRequest] of Object.entries(referenceRequests)) {
+        const cells = live.filter((scenario) => scenario.concurrency === concurrency && PATHS[scenario.path].upstream === upstreamProtocol);
+        if (cells.length === 0) continue;
+        // Reference first in even rounds, last in odd ones: a slow drift of the machine hits both.
+        const order = round % 2 === 0 ? ['reference', ...cells] : [...cells, 'reference'];
+        let referenceResult;
+        const gatewayResults = new Map();
+        for (const item of order) {
+          if (item === 'reference') referenceResult = await measure(reference, referenceRequest, concurrency);
+          else gatewayResults.set(item.id, await measure(gateway, gatewayRequests[item.id], concurrency));
+        }
+        for (const cell of cells) {
+          const gatewayResult = gatewayResults.get(cell.id);
+          results[cell.id].rounds.push({ reference: referenceResult, gateway: gatewayResult, ratios: ratiosOf(gatewayResult, referenceResult, cell.metrics) });
+        }
+        log(
+          `  round ${round + 1}/${settings.rounds} c=${concurrency} ${upstreamProtocol}: reference ${describe(referenceResult, stream)}; ` +
+            cells.map((cell) => `${cell.path} ${describe(gatewayResults.get(cell.id), stream)}`).join('; '),
+        );
+      }
+    }
+  }
+
+  for (const scenario of live) {
+    const result = results[scenario.id];
+    result.reference = medianOfRounds(result.rounds.map((round) => round.reference));
+    result.gateway = medianOfRounds(result.rounds.map((round) => round.gateway));
+    // The ratio pairs the two measurements of the same round, then takes the median over rounds.
+    result.ratios = Object.fromEntries(scenario.metrics.map((metric) => [metric, median(result.rounds.map((round) => round.ratios[metric]))]));
+    const errors = result.rounds.reduce((sum, round) => sum + (round.gateway.errors ?? 0), 0);
+    if (errors > 0) result.reason = `${errors} failed requests during the measurement`;
+  }
+  return results;
+}
+
+function describe(result, stream) {
+  return stream
+    ? `${Math.round(result.streamsPerSecond)} streams/s, first byte p50 ${result.ttfbP50Ms?.toFixed(2)} ms, ${Math.round(result.cpuUsPerStream)} µs CPU/stream`
+    : `${Math.round(result.rps)} req/s, p50 ${result.p50Ms?.toFixed(2)} ms, ${Math.round(result.cpuUsPerRequest)} µs CPU/req`;
+}

@@ -1,0 +1,317 @@
+#!/usr/bin/env node
+// `npm run bench`: Switchyard against the thinnest Node pass-through proxy, on loopback, in the
+// same run. See bench/README.md for what each scenario measures and how.
+//
+//   node bench/run.js [--quick] [--only <id|prefix|glob>]... [--rounds N] [--out FILE]
+//                     [--cpu-prof DIR] [--no-pin] [--markdown] [--list]
+//
+// Needs dist/ (npm run bench builds it first). Exits 0 when the suite ran, whatever the budget
+// says: a MISS is a finding, not a crash. Exits 1 when the suite itself could not run.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isSelected, listScenarios } from './lib/catalog.mjs';
+import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
+import { evaluateBudget, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
+import { runCliScenarios } from './lib/run-cli.mjs';
+import { runMemoryGroup } from './lib/run-memory.mjs';
+import { runRecoveriesScenario } from './lib/run-recoveries.mjs';
+import { runThroughputGroup } from './lib/run-throughput.mjs';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const BENCH = join(ROOT, 'bench');
+
+const FULL = {
+  rounds: 5,
+  warmupPassMs: 600,
+  warmupMs: 250,
+  durationMs: 900,
+  streamWarmupMs: 250,
+  streamDurationMs: 1000,
+  streamEvents: 20,
+  streamDelayMs: 5,
+  memoryRounds: 3,
+  memoryCounts: { 100: 100, 1000: 1000 },
+  slowEvents: 5,
+  slowIntervalMs: 600,
+  memorySlackMs: 2000,
+  store: { STORED: '100', BODY_MB: '5', ADDS: '20' },
+  storeTimeoutMs: 180_000,
+  cliRuns: 7,
+  cliRecords: 1000,
+};
+
+// Tiny counts and durations: every scenario runs, fast enough for the test suite. Numbers from a
+// quick run mean nothing.
+const QUICK = {
+  rounds: 1,
+  warmupPassMs: 50,
+  warmupMs: 40,
+  durationMs: 120,
+  streamWarmupMs: 40,
+  streamDurationMs: 300,
+  streamEvents: 20,
+  streamDelayMs: 0,
+  memoryRounds: 1,
+  memoryCounts: { 100: 10, 1000: 40 },
+  slowEvents: 5,
+  slowIntervalMs: 60,
+  memorySlackMs: 1000,
+  store: { STORED: '2', BODY_MB: '1', ADDS: '2' },
+  storeTimeoutMs: 60_000,
+  cliRuns: 1,
+  cliRecords: 20,
+};
+
+const USAGE = `usage: node bench/run.js [options]
+  --quick            tiny durations and counts (the smoke test); the numbers mean nothing
+  --only <pattern>   only these scenarios: an id, a prefix (stream, nonstream.passthrough) or a
+                     glob (stream.*.c100); repeatable or comma-separated
+  --rounds <n>       interleaved rounds per scenario (default 5, quick 1)
+  --out <file>       where the JSON goes (default bench/results/latest.json; quick.json with
+                     --quick, partial.json with --only)
+  --cpu-prof <dir>   run the gateway (and the reference proxy) of the non-stream and stream
+                     scenarios under node --cpu-prof: profiles in <dir> (and <dir>/reference);
+                     read them with node bench/analyze-profile.mjs <dir>
+  --no-pin           do not pin processes to cores
+  --markdown         print the table as markdown (for bench/README.md)
+  --list             list the scenario ids and exit
+  --report <file>    print the table and budget of an earlier results file (with --markdown for
+                     bench/README.md) and exit; nothing is measured`;
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string', multiple: true },
+      rounds: { type: 'string' },
+      out: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      'no-pin': { type: 'boolean', default: false },
+      markdown: { type: 'boolean', default: false },
+      list: { type: 'boolean', default: false },
+      report: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    allowPositionals: false,
+  });
+  const only = (values.only ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+  const settings = { ...(values.quick ? QUICK : FULL) };
+  if (values.rounds !== undefined) {
+    const rounds = Number(values.rounds);
+    if (!Number.isInteger(rounds) || rounds < 1 || rounds > 50) throw new Error(`--rounds: expected 1 to 50, got ${values.rounds}`);
+    settings.rounds = rounds;
+    settings.memoryRounds = Math.min(settings.memoryRounds, rounds);
+  }
+  const out = values.out ?? join(BENCH, 'results', values.quick ? 'quick.json' : only.length > 0 ? 'partial.json' : 'latest.json');
+  return { ...values, only, settings, out };
+}
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+/** Every child process started, so that any exit of the runner takes them down too. */
+const started = new Set();
+process.on('exit', () => {
+  for (const service of started) service.kill();
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`bench: ${signal}, stopping`);
+    process.exit(130);
+  });
+}
+
+async function track(promise) {
+  const service = await promise;
+  started.add(service);
+  const stop = service.stop.bind(service);
+  const kill = service.kill.bind(service);
+  service.stop = (...args) => stop(...args).finally(() => started.delete(service));
+  service.kill = () => kill().finally(() => started.delete(service));
+  return service;
+}
+
+function printReport(report, rows, budget, markdown) {
+  const { machine, settings } = report;
+  console.log(
+    `\nSwitchyard bench: ${machine.cores} cores, ${machine.cpu}, node ${machine.node}, ${machine.date.slice(0, 10)}, load average ${machine.loadAverageAtStart?.[0]} → ${machine.loadAverageAtEnd?.[0]}; ` +
+      `${settings.rounds} rounds${report.quick ? ' (QUICK: the numbers mean nothing)' : ''}`,
+  );
+  console.log(markdown ? formatMarkdownTable(rows) : formatTextTable(rows));
+  console.log('\nBudget:');
+  for (const line of budget) {
+    if (line.verdict === 'SKIPPED') continue;
+    const shown = line.value === null ? '–' : line.basis === 'ratio' ? `${line.value.toFixed(2)}×` : line.value.toFixed(1);
+    console.log(`  ${line.verdict.padEnd(7)} ${line.id} ${line.metric} = ${shown} (budget ${line.text})${line.note ? `: ${line.note}` : ''}`);
+  }
+  const counts = budget.reduce((tally, line) => ({ ...tally, [line.verdict]: (tally[line.verdict] ?? 0) + 1 }), {});
+  console.log(`\n${Object.entries(counts).map(([verdict, count]) => `${count} ${verdict}`).join(', ')}; ${report.durationSeconds} s`);
+}
+
+async function main() {
+  let options;
+  try {
+    options = parseOptions();
+  } catch (error) {
+    console.error(`${error.message}\n${USAGE}`);
+    return 2;
+  }
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const catalog = listScenarios();
+  if (options.report) {
+    const report = JSON.parse(await readFile(options.report, 'utf8'));
+    const budget = evaluateBudget(report.scenarios);
+    printReport(report, tableRows(report.scenarios, budget), budget, options.markdown);
+    return 0;
+  }
+  if (options.list) {
+    for (const scenario of catalog) console.log(`${scenario.id.padEnd(34)} ${scenario.description}`);
+    return 0;
+  }
+  const unknown = options.only.filter((pattern) => !catalog.some((scenario) => isSelected(scenario.id, [pattern])));
+  if (unknown.length > 0) {
+    console.error(`--only: no scenario matches ${unknown.join(', ')} (see --list)`);
+    return 2;
+  }
+
+  const { settings } = options;
+  const selected = catalog.filter((scenario) => isSelected(scenario.id, options.only));
+  const cores = availableParallelism();
+  const taskset = options['no-pin'] || cores < 2 ? undefined : findTaskset();
+  // The load generator and the fake upstream share core 0; the process measured gets core 1.
+  const pinned = taskset ? pinSelf(taskset, 0) : false;
+  const loadCpu = pinned ? 0 : undefined;
+  const measuredCpu = pinned ? 1 : undefined;
+  const machine = {
+    cores,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    date: new Date().toISOString(),
+    loadAverageAtStart: loadavg().map((value) => Number(value.toFixed(2))),
+    pinning: pinned ? 'load generator + fake upstream on core 0; reference proxy and gateway on core 1' : 'none',
+  };
+  log(`bench: ${selected.length} of ${catalog.length} scenarios, ${options.quick ? 'quick' : 'full'} mode, ${settings.rounds} rounds; ${machine.cores} cores (${machine.cpu}), node ${machine.node}, pinning: ${machine.pinning}`);
+  const suiteStarted = performance.now();
+
+  const scratch = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
+  const groupSeconds = {};
+  const timed = async (group, work) => {
+    const groupStarted = performance.now();
+    try {
+      return await work();
+    } finally {
+      groupSeconds[group] = Number(((performance.now() - groupStarted) / 1000).toFixed(1));
+    }
+  };
+  const results = {};
+  for (const scenario of catalog) {
+    if (!selected.includes(scenario)) results[scenario.id] = { id: scenario.id, group: scenario.group, description: scenario.description, metrics: scenario.metrics, status: 'skipped' };
+  }
+  let upstream;
+  try {
+    upstream = await track(startService({ name: 'fake upstream', args: [join(BENCH, 'fake-upstream.mjs')], cpu: loadCpu, taskset }));
+    const configFile = join(scratch, 'config.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        providers: {
+          up: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'upstream-key', models: ['m'], discoverModels: false },
+          gem: { type: 'gemini', baseURL: upstream.url, apiKey: 'upstream-key', models: ['g'], discoverModels: false },
+          mock: false,
+        },
+      }),
+    );
+    let gatewayCount = 0;
+    const startGateway = async (profile = false) => {
+      gatewayCount += 1;
+      const home = join(scratch, `home-${gatewayCount}`);
+      await mkdir(home, { recursive: true });
+      const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${options['cpu-prof']}`] : [];
+      return track(startService({ name: 'gateway', args: [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', '--quiet', '--config', configFile], nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset }));
+    };
+    const startReference = (profile = false) => {
+      const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(options['cpu-prof'], 'reference')}`] : [];
+      return track(startService({ name: 'reference proxy', args: [join(BENCH, 'reference-proxy.mjs'), '--upstream', upstream.url], nodeArgs, cpu: measuredCpu, taskset }));
+    };
+
+    const throughput = selected.filter((scenario) => scenario.group === 'nonstream' || scenario.group === 'stream');
+    if (throughput.length > 0) {
+      const reference = await startReference(true);
+      const gateway = await startGateway(true);
+      try {
+        for (const group of ['nonstream', 'stream']) {
+          const scenarios = throughput.filter((scenario) => scenario.group === group);
+          if (scenarios.length === 0) continue;
+          log(`bench: ${group} (${scenarios.length} scenarios)`);
+          Object.assign(results, await timed(group, () => runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, log })));
+        }
+      } finally {
+        await reference.stop();
+        // A graceful stop, so that --cpu-prof writes its profile.
+        const ended = await gateway.stop(20_000);
+        if (options['cpu-prof']) log(`bench: gateway profile in ${options['cpu-prof']}, reference proxy profile in ${join(options['cpu-prof'], 'reference')} (gateway exit ${ended.code ?? ended.signal})`);
+      }
+    }
+    const memory = selected.filter((scenario) => scenario.group === 'memory');
+    if (memory.length > 0) {
+      log(`bench: memory (${memory.length} scenarios)`);
+      Object.assign(results, await timed('memory', () => runMemoryGroup({ scenarios: memory, settings, upstream, startReference, startGateway, log })));
+    }
+    // The store and the CLI run as a user runs them, on every core: child processes inherit the
+    // runner's affinity, so the runner lets go of its pin first.
+    if (pinned) pinSelf(taskset, `0-${cores - 1}`);
+    for (const scenario of selected.filter((candidate) => candidate.group === 'recoveries')) {
+      log('bench: recoveries (bench/recoveries-store.mjs)');
+      results[scenario.id] = await timed('recoveries', () => runRecoveriesScenario({ scenario, settings, log }));
+    }
+    const cli = selected.filter((scenario) => scenario.group === 'cli');
+    if (cli.length > 0) {
+      log('bench: cli');
+      Object.assign(results, await timed('cli', () => runCliScenarios({ scenarios: cli, settings, log })));
+    }
+  } finally {
+    await upstream?.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+
+  // Catalog order, whatever order the groups ran in.
+  const scenarios = Object.fromEntries(catalog.map((scenario) => [scenario.id, results[scenario.id]]));
+  const budget = evaluateBudget(scenarios);
+  const rows = tableRows(scenarios, budget);
+  machine.loadAverageAtEnd = loadavg().map((value) => Number(value.toFixed(2)));
+  const report = {
+    suite: 'switchyard bench',
+    quick: options.quick,
+    only: options.only,
+    machine,
+    settings,
+    durationSeconds: Number(((performance.now() - suiteStarted) / 1000).toFixed(1)),
+    groupSeconds,
+    scenarios,
+    budget: budget.map(({ id, metric, basis, op, limit, value, verdict, note }) => ({ id, metric, basis, op, limit, value, verdict, ...(note && { note }) })),
+  };
+  await mkdir(dirname(options.out), { recursive: true });
+  await writeFile(options.out, `${JSON.stringify(report, (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`);
+
+  printReport(report, rows, budget, options.markdown);
+  console.log(`results in ${options.out}`);
+  return 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error) => {
+    console.error(`bench failed: ${error?.stack ?? error}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The benchmark is not run in CI, but its quick mode is, so that it cannot rot: every scenario
+// must still run end to end against the built gateway. No timed assertion: the numbers of a quick
+// run mean nothing.
+
+const RUNNER = fileURLToPath(new URL('../bench/run.js', import.meta.url));
+
+const EXPECTED_SCENARIOS = [
+  ...['passthrough', 'anthropic-to-chat', 'chat-to-gemini'].flatMap((path) => [1, 10, 100].map((concurrency) => `nonstream.${path}.c${concurrency}`)),
+  ...['passthrough', 'anthropic-to-chat', 'chat-to-gemini'].flatMap((path) => [10, 100].map((concurrency) => `stream.${path}.c${concurrency}`)),
+  ...['passthrough', 'anthropic-to-chat'].flatMap((path) => [100, 1000].map((size) => `memory.${path}.${size}`)),
+  'recoveries.loop-delay',
+  'cli.help',
+  'cli.recoveries-ls',
+];
+
+interface ScenarioResult {
+  id: string;
+  status: 'ok' | 'unavailable' | 'skipped';
+  reason?: string;
+  gateway?: Record<string, number | null>;
+}
+
+interface BenchReport {
+  quick: boolean;
+  scenarios: Record<string, ScenarioResult>;
+  budget: Array<{ id: string; metric: string; verdict: string }>;
+}
+
+function runBench(args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [RUNNER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (data: Buffer) => (output += data.toString()));
+    child.stderr.on('data', (data: Buffer) => (output += data.toString()));
+    // Bounded: a hung run is killed, and the assertion on the exit code reports it.
+    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+describe('the benchmark (bench/run.js --quick)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'switchyard-bench-smoke-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('runs every scenario against the built gateway and writes the results', async () => {
+    const out = join(folder, 'results.json');
+    const { code, output } = await runBench(['--quick', '--out', out], 100_000);
+    expect(code, output).toBe(0);
+
+    const report = JSON.parse(readFileSync(out, 'utf8')) as BenchReport;
+    expect(report.quick).toBe(true);
+    expect(Object.keys(report.scenarios)).toEqual(EXPECTED_SCENARIOS);
+    for (const id of EXPECTED_SCENARIOS) {
+      const scenario = report.scenarios[id];
+      expect({ id, status: scenario.status, reason: scenario.reason }).toEqual({ id, status: 'ok', reason: scenario.reason });
+      expect(scenario.gateway, id).toBeTypeOf('object');
+    }
+    expect(report.budget.length).toBeGreaterThan(0);
+    // The table and the budget lines reach stdout.
+    expect(output).toContain('nonstream.passthrough.c10');
+    expect(output).toContain('Budget:');
+  }, 120_000);
+});
