@@ -33,6 +33,24 @@ describe('resolveModel', () => {
     expect(route('fast')).toBe('second/gemini-pro');
     expect(route('claude-sonnet-4-5')).toBe('first/only-first');
   });
+  it('lets an alias win over a provider that lists the same name, and provider/model over an alias (agents that insist on their own model names)', () => {
+    const withAnthropic = parseConfig(
+      {
+        providers: {
+          anthropic: { type: 'anthropic-messages', baseURL: 'http://127.0.0.1:3', models: ['claude-opus-5-5'] },
+          gemini: { type: 'gemini', baseURL: 'http://127.0.0.1:4', models: ['gemini-2.5-pro'] },
+        },
+        aliases: { 'claude-*': 'gemini/gemini-2.5-pro' },
+      },
+      {},
+    );
+    const routeIn = (name: string) => {
+      const resolved = resolveModel(name, withAnthropic, listed, 'anthropic-messages');
+      return `${resolved.provider.id}/${resolved.model}`;
+    };
+    expect(routeIn('claude-opus-5-5')).toBe('gemini/gemini-2.5-pro');
+    expect(routeIn('anthropic/claude-opus-5-5')).toBe('anthropic/claude-opus-5-5');
+  });
   it("falls back to the client protocol's default model", () => {
     expect(route('unheard-of', 'anthropic-messages')).toBe('mock/mock-echo');
   });

@@ -19,8 +19,10 @@ export function resolveModel(
   listed: (provider: ProviderConfig) => readonly string[],
   inbound: Protocol,
 ): ResolvedModel {
-  const direct = resolveDirect(name, config, listed);
-  if (direct) return direct;
+  const explicit = resolveExplicit(name, config);
+  if (explicit) return explicit;
+  // Aliases come before the providers' lists: `claude-*` must be able to send Claude Code
+  // elsewhere even when a configured Anthropic provider lists the model it asks for.
   const alias = findAlias(name, config.aliases);
   if (alias !== undefined) {
     const target = resolveDirect(alias, config, listed);
@@ -30,6 +32,8 @@ export function resolveModel(
       param: 'model',
     });
   }
+  const listedBy = resolveListed(name, config, listed);
+  if (listedBy) return listedBy;
   const fallback = config.defaultModels[inbound];
   if (fallback !== undefined) {
     const target = resolveDirect(fallback, config, listed);
@@ -42,17 +46,22 @@ export function resolveModel(
   );
 }
 
+/** An alias target or a default model: `provider/model`, or a name a provider lists. */
 function resolveDirect(name: string, config: GatewayConfig, listed: (provider: ProviderConfig) => readonly string[]): ResolvedModel | undefined {
+  return resolveExplicit(name, config) ?? resolveListed(name, config, listed);
+}
+
+function resolveExplicit(name: string, config: GatewayConfig): ResolvedModel | undefined {
   const slash = name.indexOf('/');
-  if (slash > 0) {
-    const provider = config.providers.find((entry) => entry.id === name.slice(0, slash));
-    // `openai/gpt-4o` may also be an OpenRouter model id; a provider of that id wins.
-    if (provider && slash < name.length - 1) return { provider, model: name.slice(slash + 1) };
-  }
-  for (const provider of config.providers) {
-    if (listed(provider).includes(name)) return { provider, model: name };
-  }
-  return undefined;
+  if (slash <= 0 || slash === name.length - 1) return undefined;
+  // `openai/gpt-4o` may also be an OpenRouter model id; a provider of that id wins.
+  const provider = config.providers.find((entry) => entry.id === name.slice(0, slash));
+  return provider && { provider, model: name.slice(slash + 1) };
+}
+
+function resolveListed(name: string, config: GatewayConfig, listed: (provider: ProviderConfig) => readonly string[]): ResolvedModel | undefined {
+  const provider = config.providers.find((entry) => listed(entry).includes(name));
+  return provider && { provider, model: name };
 }
 
 function findAlias(name: string, aliases: Record<string, string>): string | undefined {

@@ -377,4 +377,27 @@ describe('encodeAnthropicMessagesRequest', () => {
     expect(encoded.body.tools).toEqual([{ name: 'echo', input_schema: { type: 'object', properties: {} } }]);
     expect(encoded.warnings.map((warning) => `${warning.type} ${warning.feature}`)).toEqual(['dropped messages[1] reasoning', 'changed tool echo']);
   });
+
+  it('turns thinking off when the last assistant turn with tool calls lost its thinking block (Gemini CLI drops thoughts)', () => {
+    const toolTurn = (first: 'text' | 'reasoning'): GenerateRequest['messages'] => [
+      { role: 'user', content: [{ type: 'text', text: 'Read note.txt' }] },
+      {
+        role: 'assistant',
+        content: [
+          first === 'text' ? { type: 'text', text: 'Reading it.' } : { type: 'reasoning', text: 'I read it.', signature: 'sig', protocolMetadata: { 'anthropic-messages': {} } },
+          { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'echo', input: '{"text":"x"}' },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'echo', content: [{ type: 'text', text: 'x' }] }] },
+    ];
+    const reasoning = { effort: 'high' } as const;
+    const lost = encodeAnthropicMessagesRequest(request({ messages: toolTurn('text'), tools: [ECHO], reasoning, topK: 40 }), OPTIONS);
+    expect(lost.body.thinking).toBeUndefined();
+    expect(lost.body.top_k).toBe(40);
+    expect(lost.warnings).toEqual([
+      { type: 'dropped', feature: 'reasoning', details: 'the last assistant turn with tool calls came back without its thinking block, which Anthropic requires while thinking' },
+    ]);
+    const kept = encodeAnthropicMessagesRequest(request({ messages: toolTurn('reasoning'), tools: [ECHO], reasoning }), OPTIONS);
+    expect([kept.body.thinking, kept.warnings]).toEqual([{ type: 'adaptive' }, []]);
+  });
 });

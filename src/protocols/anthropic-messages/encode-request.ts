@@ -108,6 +108,11 @@ function encodeReasoning(request: GenerateRequest, body: JsonObject, outputConfi
  * With thinking on, Anthropic rejects a forced tool call and changed sampling (PROTOCOLS.md §7.3);
  * clients of other protocols send them together. The tool choice the client insisted on wins over
  * reasoning; reasoning wins over sampling.
+ *
+ * Mid tool loop, it also rejects a last assistant turn that does not start with its thinking
+ * block. Clients of other protocols often cannot send one back: Gemini CLI drops thought parts
+ * from its history, and another vendor's reasoning is never replayed. Thinking is then off for
+ * that request (the next turns, with a fresh thinking block, think again).
  */
 function resolveThinkingConflicts(body: JsonObject, warnings: Warning[]): void {
   const thinking = body.thinking as JsonObject | undefined;
@@ -116,6 +121,17 @@ function resolveThinkingConflicts(body: JsonObject, warnings: Warning[]): void {
   if (toolChoice?.type === 'any' || toolChoice?.type === 'tool') {
     delete body.thinking;
     warnings.push({ type: 'dropped', feature: 'reasoning', details: 'Anthropic cannot think while a tool call is forced' });
+    return;
+  }
+  // Mid tool loop: the conversation ends with the results of the last assistant turn's calls.
+  const messages = body.messages as JsonObject[];
+  const [lastAssistant, results] = messages.slice(-2);
+  const blocks = (message: JsonObject | undefined) => (Array.isArray(message?.content) ? (message.content as JsonObject[]) : []);
+  const midToolLoop = lastAssistant?.role === 'assistant' && blocks(results).length > 0 && blocks(results).every((block) => block.type === 'tool_result');
+  const first = blocks(lastAssistant)[0];
+  if (midToolLoop && first?.type !== 'thinking' && first?.type !== 'redacted_thinking') {
+    delete body.thinking;
+    warnings.push({ type: 'dropped', feature: 'reasoning', details: 'the last assistant turn with tool calls came back without its thinking block, which Anthropic requires while thinking' });
     return;
   }
   if (body.temperature !== undefined && body.temperature !== 1) {

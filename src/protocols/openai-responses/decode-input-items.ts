@@ -18,6 +18,8 @@ export interface DecodedInput {
   system: TextPart[];
   messages: Message[];
   keptItems: KeptInputItem[];
+  /** Tools declared by `additional_tools` items (Codex on the models of its own catalog). */
+  additionalTools: unknown[];
 }
 
 /**
@@ -30,12 +32,13 @@ export function decodeOpenAIResponsesInput(input: unknown, instructions: string 
   const system: TextPart[] = [];
   const messages: Message[] = [];
   const keptItems: KeptInputItem[] = [];
+  const additionalTools: unknown[] = [];
   // The marker lets the response echo `instructions` as the client sent it.
   if (instructions) system.push({ type: 'text', text: instructions, protocolMetadata: { 'openai-responses': { source: 'instructions' } } });
-  if (input === undefined) return { system, messages, keptItems };
+  if (input === undefined) return { system, messages, keptItems, additionalTools };
   if (typeof input === 'string') {
     messages.push({ role: 'user', content: [{ type: 'text', text: input }] });
-    return { system, messages, keptItems };
+    return { system, messages, keptItems, additionalTools };
   }
   if (!Array.isArray(input)) throw invalidRequest('input', "Invalid type for 'input': expected a string or an array of input items.");
 
@@ -77,18 +80,28 @@ export function decodeOpenAIResponsesInput(input: unknown, instructions: string 
         }
         break;
       }
-      case 'function_call': {
+      case 'function_call':
+      case 'custom_tool_call': {
         const callId = requireNonEmptyString(item, 'call_id', `${param}.call_id`);
         const name = requireNonEmptyString(item, 'name', `${param}.name`);
-        const input = readString(item, 'arguments', `${param}.arguments`) ?? '';
+        const custom = type === 'custom_tool_call';
+        // A custom tool's text travels as the `{input}` arguments of a function (convert-custom-tool.ts).
+        const input = custom ? JSON.stringify({ input: readString(item, 'input', `${param}.input`) ?? '' }) : (readString(item, 'arguments', `${param}.arguments`) ?? '');
         const itemId = readString(item, 'id', `${param}.id`);
+        const metadata: JsonObject = { ...(itemId && { itemId }), ...(custom && { custom: true }) };
         toolNames.set(callId, name);
         appendAssistant([
-          { type: 'tool-call', toolCallId: callId, toolName: name, input, ...(itemId && { protocolMetadata: { 'openai-responses': { itemId } } }) },
+          { type: 'tool-call', toolCallId: callId, toolName: name, input, ...(Object.keys(metadata).length > 0 && { protocolMetadata: { 'openai-responses': metadata } }) },
         ]);
         break;
       }
-      case 'function_call_output': {
+      case 'additional_tools':
+        // Declarations, not conversation: they join the request's tools (decode-request.ts).
+        additionalTools.push(...(readArray(item, 'tools', `${param}.tools`) ?? []));
+        leading = wasLeading;
+        return;
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
         const callId = requireNonEmptyString(item, 'call_id', `${param}.call_id`);
         if (item.output === undefined || item.output === null) throw invalidRequest(`${param}.output`, `Missing required parameter: '${param}.output'.`);
         const result = { type: 'tool-result' as const, toolCallId: callId, toolName: toolNames.get(callId) ?? '', content: decodeInputParts(item.output, `${param}.output`) };
@@ -115,5 +128,5 @@ export function decodeOpenAIResponsesInput(input: unknown, instructions: string 
     }
     barrier = false;
   });
-  return { system, messages, keptItems };
+  return { system, messages, keptItems, additionalTools };
 }

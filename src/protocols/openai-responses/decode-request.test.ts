@@ -38,6 +38,14 @@ const CODEX_REQUEST = {
 
 const own = (metadata: Record<string, unknown>) => ({ protocolMetadata: { 'openai-responses': metadata } });
 
+/** A custom (freeform) tool for upstreams of other protocols: a function of one string, `input`. */
+const CUSTOM_TOOL_SCHEMA = {
+  type: 'object',
+  properties: { input: { type: 'string', description: 'The raw text input of this freeform tool.' } },
+  required: ['input'],
+  additionalProperties: false,
+};
+
 describe('decodeOpenAIResponsesRequest', () => {
   it('decodes a Codex CLI request', () => {
     expect(decodeOpenAIResponsesRequest(CODEX_REQUEST)).toEqual({
@@ -66,12 +74,24 @@ describe('decodeOpenAIResponsesRequest', () => {
             ],
           },
           { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'shell', content: [{ type: 'text', text: 'README.md\nsrc' }] }] },
+          // A custom tool's text travels as the `{input}` arguments of a function call.
+          {
+            role: 'assistant',
+            content: [{ type: 'tool-call', toolCallId: 'call_2', toolName: 'apply_patch', input: '{"input":"*** Begin Patch"}', ...own({ itemId: 'ctc_1', custom: true }) }],
+          },
+          { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_2', toolName: 'apply_patch', content: [{ type: 'text', text: 'Done' }] }] },
           { role: 'system', content: [{ type: 'text', text: 'Approval mode changed.' }] },
           { role: 'user', content: [{ type: 'text', text: 'Now run the tests.' }] },
         ],
         tools: [
           { type: 'function', name: 'shell', description: 'Runs a command', strict: false, inputSchema: SHELL_PARAMETERS },
-          { type: 'provider', protocol: 'openai-responses', name: 'apply_patch', raw: CODEX_REQUEST.tools[1] },
+          {
+            type: 'function',
+            name: 'apply_patch',
+            description: 'Edits files\n\nThe input follows this lark grammar:\nstart: x',
+            inputSchema: CUSTOM_TOOL_SCHEMA,
+            ...own({ customTool: CODEX_REQUEST.tools[1] }),
+          },
           { type: 'provider', protocol: 'openai-responses', name: 'web_search', raw: { type: 'web_search' } },
         ],
         toolChoice: { type: 'auto' },
@@ -84,15 +104,40 @@ describe('decodeOpenAIResponsesRequest', () => {
             include: ['reasoning.encrypted_content'],
             prompt_cache_key: 'session-123',
             text: { verbosity: 'low' },
-            // The custom tool call and its output keep their place: after the 4th core message.
-            responses_only_input_items: [
-              { position: 4, item: CODEX_REQUEST.input[7] },
-              { position: 4, item: CODEX_REQUEST.input[8] },
-            ],
           },
         },
       },
     });
+  });
+
+  it("takes the tools of Codex's additional_tools items and namespaces, custom tools as functions of {input}", () => {
+    const exec = { type: 'custom', name: 'exec', description: 'Run JavaScript', format: { type: 'grammar', syntax: 'lark', definition: 'start: SOURCE' } };
+    const wait = { type: 'function', name: 'wait', description: 'Waits', strict: false, parameters: { type: 'object', properties: {} } };
+    const spawn = { type: 'function', name: 'spawn_agent', strict: false, parameters: { type: 'object', properties: { task: { type: 'string' } } } };
+    const { request, warnings } = decodeOpenAIResponsesRequest({
+      model: 'gpt-6.1-sol',
+      input: [
+        { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [{ type: 'namespace', name: 'functions', description: '', tools: [exec, wait] }] },
+        { type: 'message', id: 'msg_1', role: 'developer', content: [{ type: 'input_text', text: 'You are Codex.' }] },
+        { type: 'message', id: 'msg_2', role: 'user', content: [{ type: 'input_text', text: 'Read note.txt' }] },
+        { type: 'custom_tool_call', id: 'ctc_1', call_id: 'call_1', name: 'exec', input: 'text(1)' },
+        { type: 'custom_tool_call_output', id: 'ctco_1', call_id: 'call_1', output: [{ type: 'input_text', text: 'Script completed' }] },
+      ],
+      tools: [{ type: 'namespace', name: 'collaboration', description: '', tools: [spawn] }, { type: 'web_search' }],
+    });
+    expect(warnings).toEqual([]);
+    expect(request.system).toEqual([{ type: 'text', text: 'You are Codex.' }]);
+    expect(request.tools).toEqual([
+      { type: 'function', name: 'spawn_agent', strict: false, inputSchema: spawn.parameters },
+      { type: 'provider', protocol: 'openai-responses', name: 'web_search', raw: { type: 'web_search' } },
+      { type: 'function', name: 'exec', description: 'Run JavaScript\n\nThe input follows this lark grammar:\nstart: SOURCE', inputSchema: CUSTOM_TOOL_SCHEMA, ...own({ customTool: exec }) },
+      { type: 'function', name: 'wait', description: 'Waits', strict: false, inputSchema: wait.parameters },
+    ]);
+    expect(request.messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'exec', input: '{"input":"text(1)"}', ...own({ itemId: 'ctc_1', custom: true }) }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'exec', content: [{ type: 'text', text: 'Script completed' }] }] },
+    ]);
+    expect(request.extensions['openai-responses']).toBeUndefined();
   });
 
   it('decodes string input, json_schema format, a named tool choice and other tool choices', () => {

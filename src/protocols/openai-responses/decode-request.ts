@@ -17,6 +17,7 @@ import {
   requireString,
   type JsonObject,
 } from '../read-fields.js';
+import { decodeOpenAIResponsesCustomTool } from './convert-custom-tool.js';
 import { decodeOpenAIResponsesInput } from './decode-input-items.js';
 
 const REASONING_EFFORTS: readonly ReasoningEffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
@@ -51,7 +52,7 @@ export function decodeOpenAIResponsesRequest(input: unknown): DecodedRequest {
   if ((body.input === undefined || body.input === null) && body.prompt === undefined) {
     throw invalidRequest('input', "Missing required parameter: 'input'.");
   }
-  const { system, messages, keptItems } = decodeOpenAIResponsesInput(body.input ?? undefined, readString(body, 'instructions'));
+  const { system, messages, keptItems, additionalTools } = decodeOpenAIResponsesInput(body.input ?? undefined, readString(body, 'instructions'));
 
   // `null` means absent in this API; kept, it would only make other upstreams warn about nothing.
   const extension: JsonObject = Object.fromEntries(Object.entries(pickUnknownFields(body, MAPPED_FIELDS)).filter(([, value]) => value !== null));
@@ -59,7 +60,7 @@ export function decodeOpenAIResponsesRequest(input: unknown): DecodedRequest {
     model,
     system,
     messages,
-    tools: decodeTools(body),
+    tools: decodeTools(readArray(body, 'tools') ?? [], 'tools').concat(decodeTools(additionalTools, 'input[].tools')),
     stream: readBoolean(body, 'stream') ?? false,
     extensions: {},
   };
@@ -83,14 +84,21 @@ function assign<K extends keyof GenerateRequest>(request: GenerateRequest, key: 
 
 const FUNCTION_TOOL_FIELDS = new Set(['type', 'name', 'description', 'parameters', 'strict']);
 
-/** Function tools are flat in Responses; every other tool type is the vendor's own (web_search, custom, namespace...). */
-function decodeTools(body: JsonObject): Tool[] {
-  return (readArray(body, 'tools') ?? []).map((raw, index): Tool => {
-    const param = `tools[${index}]`;
+/**
+ * Function tools are flat in Responses. A `namespace` (Codex groups its tools in them) gives its
+ * tools by their own names, and a `custom` (freeform) tool becomes a function taking `{input}`
+ * (convert-custom-tool.ts), so that upstreams of other protocols can call them; every other tool
+ * type is the vendor's own (web_search, tool_search, ...).
+ */
+function decodeTools(list: readonly unknown[], listParam: string): Tool[] {
+  return list.flatMap((raw, index): Tool[] => {
+    const param = `${listParam}[${index}]`;
     const tool = requireObject(raw, param);
     const type = requireString(tool, 'type', `${param}.type`);
+    if (type === 'namespace') return decodeTools(readArray(tool, 'tools', `${param}.tools`) ?? [], `${param}.tools`);
+    if (type === 'custom') return [decodeOpenAIResponsesCustomTool(tool, requireNonEmptyString(tool, 'name', `${param}.name`))];
     if (type !== 'function') {
-      return { type: 'provider', protocol: 'openai-responses', name: typeof tool.name === 'string' ? tool.name : type, raw: tool };
+      return [{ type: 'provider', protocol: 'openai-responses', name: typeof tool.name === 'string' ? tool.name : type, raw: tool }];
     }
     if (tool.name === undefined && isJsonObject(tool.function)) {
       throw invalidRequest(`${param}.name`, `Missing required parameter: '${param}.name'. Responses function tools are flat: {type: 'function', name, parameters}, without the Chat Completions 'function' wrapper.`);
@@ -100,14 +108,16 @@ function decodeTools(body: JsonObject): Tool[] {
     const strict = readBoolean(tool, 'strict', `${param}.strict`);
     // Newer fields (defer_loading, output_schema, ...) go back to a Responses upstream unchanged.
     const extra = pickUnknownFields(tool, FUNCTION_TOOL_FIELDS);
-    return {
-      type: 'function',
-      name,
-      inputSchema: readObject(tool, 'parameters', `${param}.parameters`) ?? { type: 'object', properties: {} },
-      ...(description !== undefined && { description }),
-      ...(strict !== undefined && { strict }),
-      ...(Object.keys(extra).length > 0 && { protocolMetadata: { 'openai-responses': extra } }),
-    };
+    return [
+      {
+        type: 'function',
+        name,
+        inputSchema: readObject(tool, 'parameters', `${param}.parameters`) ?? { type: 'object', properties: {} },
+        ...(description !== undefined && { description }),
+        ...(strict !== undefined && { strict }),
+        ...(Object.keys(extra).length > 0 && { protocolMetadata: { 'openai-responses': extra } }),
+      },
+    ];
   });
 }
 

@@ -3,6 +3,7 @@ import { textOfParts } from '../../core/content-part.js';
 import type { Warning } from '../../core/warning.js';
 import { convertFileDataToUrl, toDataUrl } from '../data-url.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
+import { readCustomToolInput } from './convert-custom-tool.js';
 import { ownMetadata } from './convert-reasoning-item.js';
 import type { KeptInputItem } from './decode-input-items.js';
 
@@ -14,12 +15,18 @@ import type { KeptInputItem } from './decode-input-items.js';
 export function encodeOpenAIResponsesInput(messages: readonly Message[], keptItems: unknown, store: boolean, warnings: Warning[]): JsonObject[] {
   const kept = readKeptItems(keptItems);
   const items: JsonObject[] = [];
+  // Calls of a client's custom tools go back as custom items, and so do their outputs.
+  const customCalls = new Set<string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) if (part.type === 'tool-call' && ownMetadata(part).custom === true) customCalls.add(part.toolCallId);
+  }
   const putKeptItems = (position: number) => {
     for (const entry of kept) if (entry.position === position) items.push(entry.item);
   };
   messages.forEach((message, index) => {
     putKeptItems(index);
-    items.push(...encodeMessage(message, index, store, warnings));
+    items.push(...encodeMessage(message, index, store, warnings, customCalls));
   });
   for (const entry of kept) if (entry.position >= messages.length) items.push(entry.item);
   return items;
@@ -30,7 +37,7 @@ function readKeptItems(value: unknown): KeptInputItem[] {
   return value.filter((entry): entry is KeptInputItem => isJsonObject(entry) && typeof entry.position === 'number' && isJsonObject(entry.item));
 }
 
-function encodeMessage(message: Message, index: number, store: boolean, warnings: Warning[]): JsonObject[] {
+function encodeMessage(message: Message, index: number, store: boolean, warnings: Warning[], customCalls: ReadonlySet<string>): JsonObject[] {
   const param = `messages[${index}]`;
   switch (message.role) {
     case 'system':
@@ -40,7 +47,11 @@ function encodeMessage(message: Message, index: number, store: boolean, warnings
     case 'assistant':
       return encodeAssistantParts(message.content, param, store, warnings);
     case 'tool':
-      return message.content.map((result) => ({ type: 'function_call_output', call_id: result.toolCallId, output: encodeToolOutput(result, param, warnings) }));
+      return message.content.map((result) => ({
+        type: customCalls.has(result.toolCallId) ? 'custom_tool_call_output' : 'function_call_output',
+        call_id: result.toolCallId,
+        output: encodeToolOutput(result, param, warnings),
+      }));
     default: {
       const unexpected: never = message;
       throw new Error(`Unhandled message ${JSON.stringify(unexpected)}`);
@@ -99,10 +110,9 @@ function encodeAssistantParts(parts: readonly AssistantPart[], param: string, st
         break;
       case 'tool-call':
         items.push({
-          type: 'function_call',
-          call_id: part.toolCallId,
-          name: part.toolName,
-          arguments: part.input,
+          ...(own.custom === true
+            ? { type: 'custom_tool_call', call_id: part.toolCallId, name: part.toolName, input: readCustomToolInput(part.input) }
+            : { type: 'function_call', call_id: part.toolCallId, name: part.toolName, arguments: part.input }),
           ...(typeof own.itemId === 'string' && { id: own.itemId }),
         });
         break;

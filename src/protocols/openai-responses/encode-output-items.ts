@@ -1,5 +1,6 @@
 import type { AssistantPart } from '../../core/content-part.js';
 import type { JsonObject } from '../read-fields.js';
+import { readCustomToolInput } from './convert-custom-tool.js';
 import { encodeReasoningItem, ownMetadata } from './convert-reasoning-item.js';
 
 /**
@@ -10,7 +11,7 @@ import { encodeReasoningItem, ownMetadata } from './convert-reasoning-item.js';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
-export function createOutputItemId(prefix: 'msg' | 'fc' | 'rs' | 'ig', requestId: string, outputIndex: number): string {
+export function createOutputItemId(prefix: 'msg' | 'fc' | 'ctc' | 'rs' | 'ig', requestId: string, outputIndex: number): string {
   return `${prefix}_${requestId}_${outputIndex}`;
 }
 
@@ -31,6 +32,11 @@ export function createFunctionCallItem(id: string, callId: string, name: string,
   return { type: 'function_call', id, call_id: callId, name, arguments: args, status };
 }
 
+/** A call of one of the client's custom tools: the text the upstream gave as `{input}` (convert-custom-tool.ts). */
+export function createCustomToolCallItem(id: string, callId: string, name: string, input: string, status: ItemStatus): JsonObject {
+  return { type: 'custom_tool_call', id, call_id: callId, name, input, status };
+}
+
 /**
  * An image the model produced (Gemini image output) as the item Responses has for images. Files of
  * other types have no output item in Responses; the encoders skip them.
@@ -44,8 +50,8 @@ export function continuesMessage(previousItemId: unknown, part: AssistantPart): 
   return previousItemId === ownMetadata(part).itemId;
 }
 
-/** The content of one choice → the `output` array. */
-export function encodeOpenAIResponsesOutput(content: readonly AssistantPart[], requestId: string): JsonObject[] {
+/** The content of one choice → the `output` array. Calls of `customTools` become custom tool calls. */
+export function encodeOpenAIResponsesOutput(content: readonly AssistantPart[], requestId: string, customTools: ReadonlySet<string> = new Set()): JsonObject[] {
   const output: JsonObject[] = [];
   let message: { itemId: unknown; content: JsonObject[] } | undefined;
   for (const part of content) {
@@ -59,9 +65,15 @@ export function encodeOpenAIResponsesOutput(content: readonly AssistantPart[], r
         }
         message.content.push(createOutputText(part.text));
         break;
-      case 'tool-call':
-        output.push(createFunctionCallItem(createOutputItemId('fc', requestId, index), createCallId(part.toolCallId, requestId, index), part.toolName, part.input, 'completed'));
+      case 'tool-call': {
+        const callId = createCallId(part.toolCallId, requestId, index);
+        output.push(
+          customTools.has(part.toolName)
+            ? createCustomToolCallItem(createOutputItemId('ctc', requestId, index), callId, part.toolName, readCustomToolInput(part.input), 'completed')
+            : createFunctionCallItem(createOutputItemId('fc', requestId, index), callId, part.toolName, part.input, 'completed'),
+        );
         break;
+      }
       case 'reasoning':
         output.push(encodeReasoningItem(part, createOutputItemId('rs', requestId, index)));
         break;

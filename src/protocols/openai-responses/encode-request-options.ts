@@ -1,6 +1,7 @@
 import type { ReasoningConfig, ResponseFormat, Tool, ToolChoice } from '../../core/generate-request.js';
 import type { Warning } from '../../core/warning.js';
 import type { JsonObject } from '../read-fields.js';
+import { customToolOf } from './convert-custom-tool.js';
 
 /**
  * Request options in Responses wire form. Shared by encodeRequest (to an upstream) and
@@ -11,7 +12,10 @@ import type { JsonObject } from '../read-fields.js';
 export function encodeOpenAIResponsesTools(tools: readonly Tool[], warnings?: Warning[]): JsonObject[] {
   const wire: JsonObject[] = [];
   for (const tool of tools) {
-    if (tool.type === 'function') {
+    const custom = customToolOf(tool);
+    if (custom) {
+      wire.push(custom);
+    } else if (tool.type === 'function') {
       wire.push({
         type: 'function',
         name: tool.name,

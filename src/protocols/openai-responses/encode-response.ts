@@ -3,6 +3,7 @@ import type { GenerateResponse } from '../../core/generate-response.js';
 import type { Usage } from '../../core/usage.js';
 import type { ResponseContext } from '../protocol-codec.js';
 import type { JsonObject } from '../read-fields.js';
+import { customToolNamesOf } from './convert-custom-tool.js';
 import { ownMetadata } from './convert-reasoning-item.js';
 import { toOpenAIResponsesUsage } from './convert-usage.js';
 import { encodeOpenAIResponsesTextFormat, encodeOpenAIResponsesToolChoice, encodeOpenAIResponsesTools } from './encode-request-options.js';
@@ -76,7 +77,7 @@ export function encodeOpenAIResponsesResponse(response: GenerateResponse, contex
   const { status, incompleteDetails } = toOpenAIResponsesStatus(choice?.finishReason ?? { unified: 'other' });
   return createOpenAIResponsesObject(context, {
     status,
-    output: encodeOpenAIResponsesOutput(choice?.content ?? [], context.requestId),
+    output: encodeOpenAIResponsesOutput(choice?.content ?? [], context.requestId, customToolNamesOf(context.request)),
     usage: response.usage,
     incompleteDetails,
     error: status === 'failed' ? { code: 'server_error', message: 'The upstream failed before the response was complete.' } : null,

@@ -51,6 +51,8 @@ const ITEM_EVENT_TYPES: Record<string, string> = {
   'response.output_text.done': 'message',
   'response.function_call_arguments.delta': 'function_call',
   'response.function_call_arguments.done': 'function_call',
+  'response.custom_tool_call_input.delta': 'custom_tool_call',
+  'response.custom_tool_call_input.done': 'custom_tool_call',
   'response.reasoning_summary_part.added': 'reasoning',
   'response.reasoning_summary_part.done': 'reasoning',
   'response.reasoning_summary_text.delta': 'reasoning',
@@ -191,6 +193,37 @@ describe('createOpenAIResponsesStreamEncoder', () => {
     expect(final.output_text).toBe('42');
     expect(final.output[0]).toMatchObject({ type: 'reasoning', id: 'rs_req7_0', summary: [{ type: 'summary_text', text: 'Think first.' }] });
     expect((final.output[0] as { encrypted_content?: string }).encrypted_content).toMatch(/^switchyard\.reasoning\.v1:/);
+  });
+
+  it("sends a call of the client's custom tool (Codex's exec, translated as a function of {input}) as a custom_tool_call", async () => {
+    const exec = { type: 'custom', name: 'exec', description: 'Run JavaScript' };
+    const customContext = { ...context, request: openAIResponsesCodec.decodeRequest({ model: 'gateway-model', input: 'Hi', tools: [exec] }, {}).request };
+    const parts: StreamPart[] = [
+      { type: 'start' },
+      { type: 'tool-input-start', id: 'toolu_1', toolName: 'exec' },
+      { type: 'tool-input-delta', id: 'toolu_1', delta: '{"input":"text(' },
+      { type: 'tool-input-delta', id: 'toolu_1', delta: '1)"}' },
+      { type: 'tool-input-end', id: 'toolu_1' },
+      { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'exec', input: '{"input":"text(1)"}' },
+      { type: 'finish', finishReason: { unified: 'tool-calls' }, usage },
+    ];
+    const encoder = openAIResponsesCodec.createStreamEncoder(customContext);
+    const chunks = [...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()];
+    assertStrictResponsesStream(chunks);
+    const item = { type: 'custom_tool_call', id: 'ctc_req7_0', call_id: 'toolu_1', name: 'exec' };
+    expect(eventsOf(chunks).slice(2, -1).map((event) => event.data)).toEqual([
+      { type: 'response.output_item.added', output_index: 0, item: { ...item, input: '', status: 'in_progress' }, sequence_number: 2 },
+      { type: 'response.custom_tool_call_input.delta', item_id: 'ctc_req7_0', output_index: 0, delta: 'text(1)', sequence_number: 3 },
+      { type: 'response.custom_tool_call_input.done', item_id: 'ctc_req7_0', output_index: 0, input: 'text(1)', sequence_number: 4 },
+      { type: 'response.output_item.done', output_index: 0, item: { ...item, input: 'text(1)', status: 'completed' }, sequence_number: 5 },
+    ]);
+    const final = await streamThroughSdk(chunks);
+    expect(final.output).toEqual([{ ...item, input: 'text(1)', status: 'completed' }]);
+    const response: GenerateResponse = {
+      choices: [{ index: 0, content: [{ type: 'tool-call', toolCallId: 'toolu_1', toolName: 'exec', input: '{"input":"text(1)"}' }], finishReason: { unified: 'tool-calls' } }],
+      usage,
+    };
+    expect((openAIResponsesCodec.encodeResponse(response, customContext) as { output: unknown }).output).toEqual([{ ...item, input: 'text(1)', status: 'completed' }]);
   });
 
   it('never interleaves items: parallel calls streamed side by side are written one after the other', async () => {

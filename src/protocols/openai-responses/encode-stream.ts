@@ -6,6 +6,7 @@ import { SSE_KEEP_ALIVE_COMMENT } from '../../sse/write-sse.js';
 import { encodeOpenAIError } from '../openai-chat/encode-error.js';
 import type { ResponseContext, StreamEncoder } from '../protocol-codec.js';
 import type { JsonObject } from '../read-fields.js';
+import { customToolNamesOf } from './convert-custom-tool.js';
 import { ownMetadata } from './convert-reasoning-item.js';
 import { createOpenAIResponsesObject, type ResponseOutcome } from './encode-response.js';
 import { toOpenAIResponsesStatus } from './map-finish-reason.js';
@@ -34,6 +35,9 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
   let done = false;
   let usage: Usage | null = null;
   let fileCount = 0;
+  const customTools = customToolNamesOf(context.request);
+  const callItem = (coreId: string, toolName: string, fields: Partial<StreamItem> = {}) =>
+    createStreamItem('function_call', coreId, { toolName, ...(customTools.has(toolName) && { custom: true }), ...fields });
 
   const emit = (type: string, fields: JsonObject) => out.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: sequence++ }) });
   const respond = (type: string, outcome: ResponseOutcome) => emit(type, { response: createOpenAIResponsesObject(context, outcome) });
@@ -139,7 +143,7 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
         return;
       }
       case 'tool-input-start':
-        if (!find('function_call', part.id) && !closedCalls.has(part.id)) startItem(createStreamItem('function_call', part.id, { toolName: part.toolName }));
+        if (!find('function_call', part.id) && !closedCalls.has(part.id)) startItem(callItem(part.id, part.toolName));
         return;
       case 'tool-input-delta': {
         const item = find('function_call', part.id);
@@ -151,7 +155,7 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
       case 'tool-call': {
         const item = find('function_call', part.toolCallId);
         if (!item) {
-          if (!closedCalls.has(part.toolCallId)) startItem(createStreamItem('function_call', part.toolCallId, { toolName: part.toolName, text: part.input, ended: true }));
+          if (!closedCalls.has(part.toolCallId)) startItem(callItem(part.toolCallId, part.toolName, { text: part.input, ended: true }));
           return;
         }
         item.toolName = part.toolName || item.toolName;

@@ -6,5 +6,6 @@ import type { JsonObject } from '../read-fields.js';
  * the full usage in the terminal event, so nothing needs to be asked for or held back.
  */
 export function prepareOpenAIResponsesPassthrough(body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
-  return { path: `/responses${options.search}`, body: { ...body, model: options.model } };
+  const path = `/responses${options.search}`;
+  return body.model === options.model ? { path } : { path, body: { ...body, model: options.model } };
 }

@@ -1,7 +1,8 @@
 import type { ReasoningPart } from '../../core/content-part.js';
 import type { JsonObject } from '../read-fields.js';
 import { encodeReasoningItem } from './convert-reasoning-item.js';
-import { createCallId, createFunctionCallItem, createImageItem, createMessageItem, createOutputItemId, createOutputText, type ItemStatus } from './encode-output-items.js';
+import { readCustomToolInput } from './convert-custom-tool.js';
+import { createCallId, createCustomToolCallItem, createFunctionCallItem, createImageItem, createMessageItem, createOutputItemId, createOutputText, type ItemStatus } from './encode-output-items.js';
 
 /** One output item of a Responses stream, from the part that opens it to its `output_item.done`. */
 export interface StreamItem {
@@ -15,6 +16,8 @@ export interface StreamItem {
   /** The Responses item id of the text: a message ends where it changes. */
   groupId?: unknown;
   toolName: string;
+  /** A function call of one of the client's custom tools: sent whole as a `custom_tool_call` when it ends. */
+  custom?: boolean;
   reasoning?: ReasoningPart;
   image?: { mediaType: string; base64: string };
   /** Set when the item goes on the wire; -1 before. */
@@ -66,6 +69,8 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
 
   const delta = (item: StreamItem, text: string) => {
     item.text += text;
+    // `{input}` arguments arrive as JSON pieces; the custom tool's text is known only at the end.
+    if (item.custom) return;
     if (item.kind === 'function_call') return emit('response.function_call_arguments.delta', { ...reference(item), delta: text });
     if (!item.partOpen) openPart(item);
     if (item.kind === 'message') emit('response.output_text.delta', { ...reference(item), content_index: item.content.length, delta: text, logprobs: [] });
@@ -78,6 +83,7 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
       case 'message':
         return createMessageItem(item.id, status, item.partOpen ? [...item.content, createOutputText(item.text)] : [...item.content]);
       case 'function_call':
+        if (item.custom) return createCustomToolCallItem(item.id, item.callId, item.toolName, status === 'in_progress' ? '' : readCustomToolInput(item.text), status);
         return createFunctionCallItem(item.id, item.callId, item.toolName, item.text, status);
       case 'reasoning':
         return encodeReasoningItem({ ...item.reasoning, type: 'reasoning', text: item.text }, item.id);
@@ -93,7 +99,7 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
   /** `output_item.added`, then a message's text part and what the item buffered while it waited. */
   const open = (item: StreamItem) => {
     item.outputIndex = output.length;
-    item.id = createOutputItemId(ID_PREFIXES[item.kind], requestId, item.outputIndex);
+    item.id = createOutputItemId(item.custom ? 'ctc' : ID_PREFIXES[item.kind], requestId, item.outputIndex);
     item.callId = createCallId(item.coreId, requestId, item.outputIndex);
     const buffered = item.text;
     item.text = '';
@@ -105,7 +111,13 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
   };
 
   const close = (item: StreamItem) => {
-    if (item.kind === 'function_call') emit('response.function_call_arguments.done', { ...reference(item), name: item.toolName, arguments: item.text });
+    if (item.custom) {
+      const input = readCustomToolInput(item.text);
+      emit('response.custom_tool_call_input.delta', { ...reference(item), delta: input });
+      emit('response.custom_tool_call_input.done', { ...reference(item), input });
+    } else if (item.kind === 'function_call') {
+      emit('response.function_call_arguments.done', { ...reference(item), name: item.toolName, arguments: item.text });
+    }
     closePart(item);
     output[item.outputIndex] = snapshot(item, 'completed');
     emit('response.output_item.done', { output_index: item.outputIndex, item: output[item.outputIndex] });
