@@ -1,21 +1,30 @@
 import type { StreamCollector } from '../core/collect-stream.js';
+import type { Usage } from '../core/usage.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
 import { parseUpstreamJson, type OpenedUpstream } from './open-upstream.js';
 
+export interface JsonResponse {
+  body: string | Buffer;
+  /** The response's usage, worked out only when someone asks (the request log). */
+  usage: () => Usage;
+}
+
 /**
  * A non-stream client: the whole answer in the client's protocol, or for passthrough the
- * upstream's own bytes (decoded on the side only for usage).
+ * upstream's own bytes, which are decoded only if their usage is wanted.
  */
 export async function collectJsonResponse(
   opened: Exclude<OpenedUpstream, { kind: 'error' }>,
   codec: ProtocolCodec,
   context: ResponseContext,
   collector: StreamCollector,
-): Promise<string> {
+): Promise<JsonResponse> {
   if (opened.kind === 'json') {
-    const response = opened.upstreamCodec.decodeResponse(parseUpstreamJson(opened.text));
-    collector.add({ type: 'finish', finishReason: response.choices[0]?.finishReason ?? { unified: 'other' }, usage: response.usage });
-    return opened.passthrough ? opened.text : JSON.stringify(codec.encodeResponse(response, context));
+    if (opened.passthrough) {
+      return { body: opened.body, usage: () => opened.upstreamCodec.decodeResponse(parseUpstreamJson(opened.body)).usage };
+    }
+    const response = opened.upstreamCodec.decodeResponse(parseUpstreamJson(opened.body));
+    return { body: JSON.stringify(codec.encodeResponse(response, context)), usage: () => response.usage };
   }
   await opened.source.run((parts) => {
     for (const part of parts) collector.add(part);
@@ -23,5 +32,6 @@ export async function collectJsonResponse(
   const failure = collector.error();
   // A failure before any content is an error response; after some, the partial answer is kept.
   if (failure && collector.result().choices.every((choice) => choice.content.length === 0)) throw failure;
-  return JSON.stringify(codec.encodeResponse(collector.result(), context));
+  const response = collector.result();
+  return { body: JSON.stringify(codec.encodeResponse(response, context)), usage: () => response.usage };
 }

@@ -12,19 +12,20 @@ import { generateMock } from '../providers/mock/generate-mock.js';
 import { createUpstreamAuthHeaders } from '../providers/upstream-auth-headers.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import { createGeneratorSource, createSseSource, type PartSource } from './part-source.js';
-import { readBodyText } from './read-body-text.js';
+import { readBody, readBodyText } from './read-body.js';
 
 /** What the upstream answered before anything reached the client. */
 export type OpenedUpstream =
   | { kind: 'error'; error: GatewayError; upstreamProtocol?: Protocol }
   | { kind: 'parts'; source: PartSource; passthrough: boolean }
-  | { kind: 'json'; text: string; passthrough: boolean; upstreamCodec: ProtocolCodec };
+  | { kind: 'json'; body: Buffer; passthrough: boolean; upstreamCodec: ProtocolCodec };
 
 export interface OpenUpstreamInput {
   inbound: Protocol;
   request: GenerateRequest;
-  /** The client's own body and query, for passthrough. */
+  /** The client's own body (parsed, and as it arrived) and query, for passthrough. */
   body: JsonObject;
+  bodyText: string;
   search: string;
   clientHeader: (name: string) => string | undefined;
   provider: ProviderConfig;
@@ -56,12 +57,13 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   const passthrough = provider.type === input.inbound;
   const upstreamCodec = getCodec(provider.type);
   let path: string;
-  let body: JsonObject;
+  let payload: string;
   let extraHeaders: Record<string, string> = {};
   let hideEvent: ((event: { data: string }) => boolean) | undefined;
   if (passthrough) {
     const prepared = upstreamCodec.preparePassthrough(input.body, { model: input.model, stream: request.stream, search: input.search });
-    ({ path, body } = prepared);
+    path = prepared.path;
+    payload = prepared.body === undefined ? input.bodyText : JSON.stringify(prepared.body);
     hideEvent = prepared.hideEvent;
     for (const name of FORWARDED_CLIENT_HEADERS[provider.type] ?? []) {
       const value = input.clientHeader(name);
@@ -69,7 +71,8 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     }
   } else {
     const encoded = upstreamCodec.encodeRequest(request, { model: input.model });
-    ({ path, body } = encoded);
+    path = encoded.path;
+    payload = JSON.stringify(encoded.body);
     extraHeaders = encoded.headers ?? {};
     input.warnings.push(...encoded.warnings);
   }
@@ -83,7 +86,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
       ...extraHeaders,
       ...(request.stream && { accept: 'text/event-stream' }),
     },
-    body: JSON.stringify(body),
+    body: payload,
     signal: input.signal,
     timeoutMs: provider.timeoutMs,
   });
@@ -105,12 +108,12 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
       passthrough,
     };
   }
-  return { kind: 'json', text: await readBodyText(response.body), passthrough, upstreamCodec };
+  return { kind: 'json', body: await readBody(response.body), passthrough, upstreamCodec };
 }
 
-export function parseUpstreamJson(text: string): unknown {
+export function parseUpstreamJson(text: string | Buffer): unknown {
   try {
-    return JSON.parse(text);
+    return JSON.parse(typeof text === 'string' ? text : text.toString('utf8'));
   } catch (error) {
     throw new GatewayError('upstream_error', 'The upstream returned a body that is not JSON.', { status: 502, cause: error });
   }

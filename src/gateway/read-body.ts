@@ -1,8 +1,12 @@
 import type { Readable } from 'node:stream';
 
-/** An upstream body as text (non-stream responses and error bodies). */
-export async function readBodyText(body: Readable): Promise<string> {
+/** A whole upstream body (non-stream responses and error bodies), as the bytes that arrived. */
+export async function readBody(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+export async function readBodyText(body: Readable): Promise<string> {
+  return (await readBody(body)).toString('utf8');
 }

@@ -3,7 +3,9 @@ import type { DisconnectPolicy, GatewayConfig } from '../config/config-types.js'
 import { createStreamCollector } from '../core/collect-stream.js';
 import { invalidRequest, toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
+import type { Usage } from '../core/usage.js';
 import { formatWarnings, type Warning } from '../core/warning.js';
+import { formatRequestLine } from './format-request-line.js';
 import { getCodec } from '../protocols/codecs.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
 import type { JsonObject } from '../protocols/read-fields.js';
@@ -19,6 +21,8 @@ import { resolveModel } from './route-model.js';
 import { streamToClient } from './stream-to-client.js';
 
 export interface GatewayLogger {
+  /** Whether request lines are wanted at all: nothing is formatted for a quiet logger. */
+  readonly enabled: boolean;
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
@@ -53,7 +57,7 @@ export interface GenerationInput {
 }
 
 export type GenerationOutput =
-  | { kind: 'json'; status: number; headers: Record<string, string>; body: string }
+  | { kind: 'json'; status: number; headers: Record<string, string>; body: string | Buffer }
   | { kind: 'stream'; status: number; headers: Record<string, string>; body: Readable };
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
@@ -90,13 +94,14 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     const partialResponse = () => JSON.stringify(codec.encodeResponse(collector.result(), context));
 
     /** Logs the request with its usage, and keeps a recovery record when it was interrupted. */
-    const finish = async (status: number, reason: InterruptedReason | undefined, responseText: () => string, error?: GatewayError) => {
-      const usage = collector.result().usage;
-      deps.logger.info(
-        `${status} ${input.inbound} → ${provider.id}/${model} ${deps.now() - started}ms in=${usage.input.total ?? '-'} out=${usage.output.total ?? '-'}` +
-          (reason ? ` interrupted=${reason}` : '') +
-          (error ? ` error="${error.message}"` : ''),
-      );
+    const finish = async (
+      status: number,
+      reason: InterruptedReason | undefined,
+      responseText: () => string,
+      error?: GatewayError,
+      usage: () => Usage = () => collector.result().usage,
+    ) => {
+      if (deps.logger.enabled) deps.logger.info(formatRequestLine({ status, inbound: input.inbound, upstream: `${provider.id}/${model}`, ms: deps.now() - started, usage: usage(), reason, error }));
       if (reason) {
         await deps.recoveries
           .save({
@@ -119,7 +124,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     let opened: OpenedUpstream;
     try {
       opened = await openUpstream(
-        { inbound: input.inbound, request, body: input.body, search: input.search, clientHeader: input.clientHeader, provider, model, signal: interruption.signal, warnings },
+        { inbound: input.inbound, request, body: input.body, bodyText: input.bodyText, search: input.search, clientHeader: input.clientHeader, provider, model, signal: interruption.signal, warnings },
         deps.upstream,
       );
     } catch (error) {
@@ -151,9 +156,9 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     }
 
     try {
-      const body = await collectJsonResponse(opened, codec, context, collector);
-      await finish(200, interruption.reasonFor(collector.error()), () => body, collector.error());
-      return { kind: 'json', status: 200, headers: { 'content-type': 'application/json', ...headers }, body };
+      const response = await collectJsonResponse(opened, codec, context, collector);
+      await finish(200, interruption.reasonFor(collector.error()), () => response.body.toString(), collector.error(), response.usage);
+      return { kind: 'json', status: 200, headers: { 'content-type': 'application/json', ...headers }, body: response.body };
     } catch (error) {
       const failure = interruption.shutdownError() ?? toGatewayError(error);
       await finish(failure.status, interruption.reasonFor(failure), partialResponse, failure);

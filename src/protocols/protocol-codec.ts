@@ -113,7 +113,8 @@ export interface PassthroughOptions {
 
 export interface PreparedPassthrough {
   path: string;
-  body: Record<string, unknown>;
+  /** The body to send; absent when the client's body goes upstream byte for byte, unchanged. */
+  body?: Record<string, unknown>;
   /** Upstream events that the client did not ask for and must not see. */
   hideEvent?: (event: SseEvent) => boolean;
 }

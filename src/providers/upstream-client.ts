@@ -35,7 +35,9 @@ export function createUpstreamClient(): UpstreamClient {
   const poolFor = (origin: string): Pool => {
     let pool = pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, { connections: 256, keepAliveTimeout: 30_000 });
+      // No connection cap: generations are long-lived streams, and a capped pool would queue
+      // them behind each other without a first byte.
+      pool = new Pool(origin, { connections: null, keepAliveTimeout: 30_000 });
       pools.set(origin, pool);
     }
     return pool;

@@ -14,22 +14,44 @@ export function extractApiKey(header: (name: string) => string | null | undefine
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+/** How many local-mode users' ids are remembered, so each request does not hash its key again. */
+const LOCAL_USER_CACHE_SIZE = 1024;
+
+export interface Authenticator {
+  /** The user a key belongs to; a 401 GatewayError for a missing or unknown key. */
+  authenticate(key: string | undefined): { user: string };
+}
+
 /**
- * The user a key belongs to. With keys configured, only those pass (compared in constant time over
- * their digests, so neither content nor length leaks); with none (local mode), any non-empty key
+ * With keys configured, only those pass, compared in constant time over their digests (computed
+ * once here), so neither content nor length leaks; with none (local mode), any non-empty key
  * passes and is its own user, named by a digest so the key itself is never stored.
  */
-export function authenticate(key: string | undefined, keys: readonly KeyConfig[]): { user: string } {
-  if (!key) {
-    throw new GatewayError('authentication', 'Missing API key. Send it as "Authorization: Bearer <key>" (or x-api-key / x-goog-api-key).');
-  }
-  if (keys.length === 0) return { user: `local-${digest(key).toString('hex').slice(0, 12)}` };
-  const presented = digest(key);
-  let user: string | undefined;
-  for (const entry of keys) {
-    // No early exit: every configured key is compared.
-    if (timingSafeEqual(presented, digest(entry.key)) && user === undefined) user = entry.user;
-  }
-  if (user === undefined) throw new GatewayError('authentication', 'Invalid API key.');
-  return { user };
+export function createAuthenticator(keys: readonly KeyConfig[]): Authenticator {
+  const configured = keys.map((entry) => ({ digest: digest(entry.key), user: entry.user }));
+  const localUsers = new Map<string, string>();
+  return {
+    authenticate(key) {
+      if (!key) {
+        throw new GatewayError('authentication', 'Missing API key. Send it as "Authorization: Bearer <key>" (or x-api-key / x-goog-api-key).');
+      }
+      if (configured.length === 0) {
+        let user = localUsers.get(key);
+        if (user === undefined) {
+          if (localUsers.size >= LOCAL_USER_CACHE_SIZE) localUsers.clear();
+          user = `local-${digest(key).toString('hex').slice(0, 12)}`;
+          localUsers.set(key, user);
+        }
+        return { user };
+      }
+      const presented = digest(key);
+      let user: string | undefined;
+      for (const entry of configured) {
+        // No early exit: every configured key is compared.
+        if (timingSafeEqual(presented, entry.digest) && user === undefined) user = entry.user;
+      }
+      if (user === undefined) throw new GatewayError('authentication', 'Invalid API key.');
+      return { user };
+    },
+  };
 }

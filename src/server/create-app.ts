@@ -7,13 +7,14 @@ import type { GatewayLogger } from '../gateway/run-generation.js';
 import { registerCountTokensRoutes } from './count-tokens-routes.js';
 import { registerGenerationRoutes } from './generation-routes.js';
 import { registerModelsRoutes } from './models-routes.js';
+import { createRequestAuthenticator, type AuthenticateRequest } from './request-auth.js';
 import { errorResponse, jsonResponse } from './to-http-response.js';
 
 export interface AppOptions {
   gateway: Gateway;
   logger: GatewayLogger;
   /** Extra routes (recoveries) registered by the caller. */
-  register?: (app: H3) => void;
+  register?: (app: H3, authenticate: AuthenticateRequest) => void;
 }
 
 /** The h3 app: every route, a request id on every response, errors in each protocol's envelope. */
@@ -42,9 +43,10 @@ export function createApp(options: AppOptions): H3 {
   // Claude Code checks that the server answers.
   app.on('HEAD', '/api/hello', () => new HTTPResponse(null, { status: 200 }));
   registerModelsRoutes(app, options.gateway);
-  registerCountTokensRoutes(app, options.gateway);
-  registerGenerationRoutes(app, options.gateway);
-  options.register?.(app);
+  const authenticate = createRequestAuthenticator(options.gateway);
+  registerCountTokensRoutes(app, options.gateway, authenticate);
+  registerGenerationRoutes(app, options.gateway, authenticate);
+  options.register?.(app, authenticate);
   return app;
 }
 

@@ -2,16 +2,16 @@ import type { H3, H3Event } from 'h3';
 import { GatewayError, invalidRequest } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Gateway } from '../gateway/create-gateway.js';
-import { authenticate, extractApiKey } from './authenticate.js';
 import { countGeminiTokens } from './count-tokens-routes.js';
 import { readJsonBody } from './read-request-body.js';
+import type { AuthenticateRequest } from './request-auth.js';
 import { errorResponse, toHTTPResponse } from './to-http-response.js';
 
 /** The generation endpoints of the four protocols. */
-export function registerGenerationRoutes(app: H3, gateway: Gateway): void {
-  app.post('/v1/chat/completions', (event) => handleGeneration(event, gateway, 'openai-chat'));
-  app.post('/v1/responses', (event) => handleGeneration(event, gateway, 'openai-responses'));
-  app.post('/v1/messages', (event) => handleGeneration(event, gateway, 'anthropic-messages'));
+export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate: AuthenticateRequest): void {
+  app.post('/v1/chat/completions', (event) => handleGeneration(event, gateway, authenticate, 'openai-chat'));
+  app.post('/v1/responses', (event) => handleGeneration(event, gateway, authenticate, 'openai-responses'));
+  app.post('/v1/messages', (event) => handleGeneration(event, gateway, authenticate, 'anthropic-messages'));
   // Codex CLI may try a WebSocket first; 426 makes it fall back to HTTP at once (400 would be fatal).
   app.get('/v1/responses', (event) =>
     errorResponse('openai-responses', new GatewayError('invalid_request', 'WebSocket is not supported on /v1/responses; use HTTP POST.', { status: 426 })),
@@ -23,18 +23,18 @@ export function registerGenerationRoutes(app: H3, gateway: Gateway): void {
       const colon = rest.lastIndexOf(':');
       const model = (colon === -1 ? rest : rest.slice(0, colon)).replace(/^models\//, '');
       const action = colon === -1 ? '' : rest.slice(colon + 1);
-      if (action === 'generateContent') return handleGeneration(event, gateway, 'gemini', { pathModel: model, pathStream: false });
-      if (action === 'streamGenerateContent') return handleGeneration(event, gateway, 'gemini', { pathModel: model, pathStream: true });
-      if (action === 'countTokens') return countGeminiTokens(event, gateway, model);
+      if (action === 'generateContent') return handleGeneration(event, gateway, authenticate, 'gemini', { pathModel: model, pathStream: false });
+      if (action === 'streamGenerateContent') return handleGeneration(event, gateway, authenticate, 'gemini', { pathModel: model, pathStream: true });
+      if (action === 'countTokens') return countGeminiTokens(event, gateway, authenticate, model);
       return errorResponse('gemini', new GatewayError('not_found', `Unknown method '${action}' on models/${model}.`));
     });
   }
 }
 
-async function handleGeneration(event: H3Event, gateway: Gateway, protocol: Protocol, path: { pathModel?: string; pathStream?: boolean } = {}) {
+async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: AuthenticateRequest, protocol: Protocol, path: { pathModel?: string; pathStream?: boolean } = {}) {
   try {
     const config = gateway.config();
-    const { user } = authenticate(extractApiKey((name) => event.req.headers.get(name), event.url.searchParams), config.keys);
+    const { user } = authenticate(event);
     if (protocol === 'anthropic-messages' && !event.req.headers.has('anthropic-version') && !event.req.headers.has('vendorb-version')) {
       throw invalidRequest(undefined, 'anthropic-version: header is required.');
     }

@@ -9,15 +9,15 @@ import {
   type RecoveriesApiResponse,
 } from '../recoveries/recoveries-api.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
-import { authenticate, extractApiKey } from './authenticate.js';
 import { readJsonBody } from './read-request-body.js';
+import type { AuthenticateRequest } from './request-auth.js';
 import { errorResponse, jsonResponse } from './to-http-response.js';
 
 /** The recoveries API of the spec; every record belongs to the user of the key. */
-export function registerRecoveriesRoutes(app: H3, gateway: Gateway, store: RecoveryStore): void {
+export function registerRecoveriesRoutes(app: H3, gateway: Gateway, store: RecoveryStore, authenticate: AuthenticateRequest): void {
   const handle = (run: (event: H3Event, user: string) => Promise<RecoveriesApiResponse>) => async (event: H3Event) => {
     try {
-      const { user } = authenticate(extractApiKey((name) => event.req.headers.get(name), event.url.searchParams), gateway.config().keys);
+      const { user } = authenticate(event);
       const response = await run(event, user);
       return jsonResponse(response.body, response.status);
     } catch (error) {

@@ -43,8 +43,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const app = createApp({
     gateway,
     logger: options.logger,
-    register: (h3) => {
-      registerRecoveriesRoutes(h3, gateway, options.recoveryStore);
+    register: (h3, authenticate) => {
+      registerRecoveriesRoutes(h3, gateway, options.recoveryStore, authenticate);
       options.register?.(h3, gateway);
     },
   });

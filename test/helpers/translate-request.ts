@@ -11,15 +11,16 @@ export type TranslationOutcome =
 
 /**
  * A client request through the gateway's two steps, as runGeneration does them: the client codec
- * decodes it; then the same protocol passes the client's body through (only the decode warnings
- * reach the header), and any other protocol encodes it with the upstream codec.
+ * decodes it; then the same protocol passes the client's body through whole (no warnings: nothing
+ * is lost), and any other protocol encodes it with the upstream codec.
  */
 export function translateRequest(client: Protocol, upstream: Protocol, body: Record<string, unknown>): TranslationOutcome {
   try {
     const decoded = getCodec(client).decodeRequest(structuredClone(body), { pathModel: 'm', stream: false });
     if (client === upstream) {
       const passthrough = getCodec(upstream).preparePassthrough(body, { model: 'm', stream: false, search: '' });
-      return { kind: 'sent', warnings: decoded.warnings, upstreamBody: passthrough.body };
+      // The client's body is forwarded whole, so nothing is reported dropped (run-generation.ts).
+      return { kind: 'sent', warnings: [], upstreamBody: passthrough.body ?? body };
     }
     const encoded = getCodec(upstream).encodeRequest(decoded.request, { model: 'm' });
     return { kind: 'sent', warnings: [...decoded.warnings, ...encoded.warnings], upstreamBody: encoded.body };

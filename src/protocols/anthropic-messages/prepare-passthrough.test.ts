@@ -9,6 +9,8 @@ describe('prepareAnthropicMessagesPassthrough', () => {
       body: { ...body, model: 'claude-sonnet-4-5-20250929' },
     });
     expect(prepareAnthropicMessagesPassthrough(body, { model: 'm', stream: false, search: '' }).path).toBe('/v1/messages');
+    // The same model: the client's bytes go upstream as they are.
+    expect(prepareAnthropicMessagesPassthrough({ ...body, model: 'same' }, { model: 'same', stream: false, search: '' })).toEqual({ path: '/v1/messages' });
     expect(body.model).toBe('my-alias');
   });
 });

@@ -6,5 +6,6 @@ import type { JsonObject } from '../read-fields.js';
  * client calls `/v1/messages?beta=true`, and the upstream must see it too.
  */
 export function prepareAnthropicMessagesPassthrough(body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
-  return { path: `/v1/messages${options.search}`, body: { ...body, model: options.model } };
+  const path = `/v1/messages${options.search}`;
+  return body.model === options.model ? { path } : { path, body: { ...body, model: options.model } };
 }

@@ -4,10 +4,9 @@ import { prepareGeminiPassthrough } from './prepare-passthrough.js';
 describe('prepareGeminiPassthrough', () => {
   const body = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
 
-  it('puts the upstream model in the path and leaves the body as it is', () => {
+  it('puts the upstream model in the path and sends the body byte for byte (no body of its own)', () => {
     const prepared = prepareGeminiPassthrough(body, { model: 'gemini-2.5-flash', stream: false, search: '' });
-    expect(prepared).toEqual({ path: '/v1beta/models/gemini-2.5-flash:generateContent', body });
-    expect(prepared.body).toBe(body);
+    expect(prepared).toEqual({ path: '/v1beta/models/gemini-2.5-flash:generateContent' });
   });
 
   it('streams with alt=sse, keeps other query parameters and never forwards the client key', () => {

@@ -7,9 +7,9 @@ import { geminiGeneratePath } from './generate-path.js';
  * is kept except `key` (the client's own API key: never forwarded, the provider's key is sent as a
  * header) and `alt`, which the path sets for streams.
  */
-export function prepareGeminiPassthrough(body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
+export function prepareGeminiPassthrough(_body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
   const query = new URLSearchParams(options.search);
   query.delete('key');
   query.delete('alt');
-  return { path: geminiGeneratePath(options.model, options.stream, query.toString()), body };
+  return { path: geminiGeneratePath(options.model, options.stream, query.toString()) };
 }

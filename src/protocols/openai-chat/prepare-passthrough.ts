@@ -7,12 +7,12 @@ import { isJsonObject, type JsonObject } from '../read-fields.js';
  * (it reports and records it); when the client did not ask, that final usage chunk is held back.
  */
 export function prepareOpenAIChatPassthrough(body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
-  const upstreamBody: JsonObject = { ...body, model: options.model };
-  if (!options.stream) return { path: '/chat/completions', body: upstreamBody };
+  const path = '/chat/completions';
   const streamOptions = isJsonObject(body.stream_options) ? body.stream_options : {};
-  if (streamOptions.include_usage === true) return { path: '/chat/completions', body: upstreamBody };
-  upstreamBody.stream_options = { ...streamOptions, include_usage: true };
-  return { path: '/chat/completions', body: upstreamBody, hideEvent: isUsageOnlyChunk };
+  if (!options.stream || streamOptions.include_usage === true) {
+    return body.model === options.model ? { path } : { path, body: { ...body, model: options.model } };
+  }
+  return { path, body: { ...body, model: options.model, stream_options: { ...streamOptions, include_usage: true } }, hideEvent: isUsageOnlyChunk };
 }
 
 function isUsageOnlyChunk(event: SseEvent): boolean {
