@@ -1,4 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
+import type { ClientConnection } from './client-connection.js';
 
 /**
  * The response body of a stream client. Writes wait for the socket when it is full (never
@@ -15,21 +16,21 @@ export interface ClientStream {
 }
 
 export function createClientStream(options: {
-  clientSignal: AbortSignal;
+  client: ClientConnection;
   keepAlive?: () => string;
   keepAliveMs?: number;
 }): ClientStream {
   const body = new PassThrough({ highWaterMark: 64 * 1024 });
   // A destroyed response (client gone) must not raise an unhandled error.
   body.on('error', () => undefined);
-  let gone = options.clientSignal.aborted;
+  let gone = options.client.gone;
   let waiting: (() => void) | undefined;
   const onAbort = () => {
     gone = true;
     waiting?.();
     clearTimeout(timer);
   };
-  options.clientSignal.addEventListener('abort', onAbort, { once: true });
+  const stopListening = options.client.onGone(onAbort);
 
   let timer: NodeJS.Timeout | undefined;
   if (options.keepAlive) {
@@ -65,7 +66,7 @@ export function createClientStream(options: {
     },
     end() {
       clearTimeout(timer);
-      options.clientSignal.removeEventListener('abort', onAbort);
+      stopListening();
       if (!body.destroyed && !body.writableEnded) body.end();
     },
   };

@@ -1,5 +1,6 @@
 import type { DisconnectPolicy } from '../config/config-types.js';
 import { GatewayError } from '../core/gateway-error.js';
+import type { ClientConnection } from './client-connection.js';
 import type { InflightRegistry } from './inflight.js';
 import type { InterruptedReason } from './recovery-sink.js';
 
@@ -19,7 +20,7 @@ export interface Interruption {
 }
 
 export function createInterruption(options: {
-  clientSignal: AbortSignal;
+  client: ClientConnection;
   policy: DisconnectPolicy;
   drainTimeoutMs: number;
   inflight: InflightRegistry;
@@ -36,8 +37,7 @@ export function createInterruption(options: {
     drainTimer = setTimeout(() => stop('client'), options.drainTimeoutMs);
     drainTimer.unref();
   };
-  if (options.clientSignal.aborted) onClientGone();
-  else options.clientSignal.addEventListener('abort', onClientGone, { once: true });
+  const stopListening = options.client.onGone(onClientGone);
 
   let settle!: () => void;
   const done = new Promise<void>((resolve) => (settle = resolve));
@@ -47,7 +47,7 @@ export function createInterruption(options: {
     signal: upstreamAbort.signal,
     reasonFor(error) {
       if (stopCause === 'shutdown') return 'server_shutdown';
-      if (stopCause === 'client' || options.clientSignal.aborted) return 'client_disconnected';
+      if (stopCause === 'client' || options.client.gone) return 'client_disconnected';
       if (!error) return undefined;
       return error.code === 'timeout' ? 'upstream_timeout' : 'upstream_error';
     },
@@ -57,7 +57,7 @@ export function createInterruption(options: {
         : undefined,
     end() {
       clearTimeout(drainTimer);
-      options.clientSignal.removeEventListener('abort', onClientGone);
+      stopListening();
       unregister();
       settle();
     },

@@ -11,6 +11,7 @@ import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec
 import type { JsonObject } from '../protocols/read-fields.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import { collectJsonResponse } from './collect-json-response.js';
+import type { ClientConnection } from './client-connection.js';
 import type { InflightRegistry } from './inflight.js';
 import type { ModelCatalog } from './model-catalog.js';
 import { createInterruption } from './interruption.js';
@@ -50,8 +51,8 @@ export interface GenerationInput {
   clientHeader: (name: string) => string | undefined;
   user: string;
   requestId: string;
-  /** Aborts when the client goes away. */
-  clientSignal: AbortSignal;
+  /** Whether the client has gone away. */
+  client: ClientConnection;
   /** The `x-switchyard-on-disconnect` header, when sent. */
   disconnectPolicy?: DisconnectPolicy;
 }
@@ -84,7 +85,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     upstreamProtocol = provider.type === 'mock' ? undefined : provider.type;
     const context: ResponseContext = { requestId: input.requestId, created: Math.floor(started / 1000), model: request.model, request };
     const interruption = createInterruption({
-      clientSignal: input.clientSignal,
+      client: input.client,
       policy: input.disconnectPolicy ?? config.recoveries.onDisconnect,
       drainTimeoutMs: config.recoveries.drainTimeoutMs,
       inflight: deps.inflight,
@@ -148,7 +149,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
         codec,
         context,
         collector,
-        clientSignal: input.clientSignal,
+        client: input.client,
         stoppedBy: () => interruption.shutdownError(),
         onEnd: (error) => finish(200, interruption.reasonFor(error), partialResponse, error),
       });

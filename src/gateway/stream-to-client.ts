@@ -4,6 +4,7 @@ import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
 import { formatOutboundChunks } from '../sse/write-sse.js';
 import { createClientStream } from './client-stream.js';
+import type { ClientConnection } from './client-connection.js';
 import type { PartSource } from './part-source.js';
 
 /**
@@ -17,7 +18,7 @@ export function streamToClient(options: {
   codec: ProtocolCodec;
   context: ResponseContext;
   collector: StreamCollector;
-  clientSignal: AbortSignal;
+  client: ClientConnection;
   /** The error to report when the gateway itself stopped the stream (shutdown). */
   stoppedBy: () => GatewayError | undefined;
   onEnd: (error: GatewayError | undefined) => Promise<void>;
@@ -25,7 +26,7 @@ export function streamToClient(options: {
   const { source, passthrough, collector } = options;
   const encoder = options.codec.createStreamEncoder(options.context);
   // Passthrough upstreams send their own keep-alives (Anthropic pings).
-  const client = createClientStream({ clientSignal: options.clientSignal, keepAlive: passthrough ? undefined : () => formatOutboundChunks(encoder.keepAlive()) });
+  const client = createClientStream({ client: options.client, keepAlive: passthrough ? undefined : () => formatOutboundChunks(encoder.keepAlive()) });
 
   void (async () => {
     let failure: GatewayError | undefined;

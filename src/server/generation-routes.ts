@@ -5,6 +5,7 @@ import type { Gateway } from '../gateway/create-gateway.js';
 import { countGeminiTokens } from './count-tokens-routes.js';
 import { readJsonBody } from './read-request-body.js';
 import type { AuthenticateRequest } from './request-auth.js';
+import { connectionOf } from './connection-of.js';
 import { errorResponse, toHTTPResponse } from './to-http-response.js';
 
 /** The generation endpoints of the four protocols. */
@@ -52,7 +53,7 @@ async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: 
       clientHeader: (name) => event.req.headers.get(name) ?? undefined,
       user,
       requestId: String(event.context.requestId),
-      clientSignal: event.req.signal,
+      client: connectionOf(event),
       ...(policy !== null && { disconnectPolicy: policy }),
     });
     return toHTTPResponse(output);

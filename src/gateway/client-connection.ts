@@ -1,0 +1,34 @@
+/**
+ * The client's side of one request: whether it has gone away (closed the connection before the
+ * response ended). Lighter than an AbortSignal, which matters on a path taken by every request.
+ */
+export interface ClientConnection {
+  readonly gone: boolean;
+  /** Calls `listener` once when the client goes away; returns a function that stops listening. */
+  onGone(listener: () => void): () => void;
+}
+
+/** A connection that goes away when `subscribe` says so (a Node response's `close`, a signal's `abort`). */
+export function createClientConnection(subscribe: (markGone: () => void) => void): ClientConnection {
+  let gone = false;
+  const listeners = new Set<() => void>();
+  subscribe(() => {
+    if (gone) return;
+    gone = true;
+    for (const listener of [...listeners]) listener();
+    listeners.clear();
+  });
+  return {
+    get gone() {
+      return gone;
+    },
+    onGone(listener) {
+      if (gone) {
+        listener();
+        return () => undefined;
+      }
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
