@@ -26,10 +26,16 @@ export function createModelCatalog(options: { upstream: UpstreamClient; now: () 
   const discovered = new Map<string, { models: string[]; fetchedAt: number; created: number }>();
   const inFlight = new Set<string>();
 
+  // Routing asks on every request: the merged list is built once per provider config and
+  // discovery, not per call.
+  const merged = new WeakMap<ProviderConfig, { source: readonly string[] | undefined; models: readonly string[] }>();
   const modelsOf = (provider: ProviderConfig): readonly string[] => {
-    if (provider.type === 'mock') return provider.mock ? [...new Set([...MOCK_MODEL_IDS, ...provider.models])] : provider.models;
-    const found = discovered.get(provider.id)?.models;
-    return found ? [...new Set([...provider.models, ...found])] : provider.models;
+    const source = provider.type === 'mock' ? (provider.mock ? MOCK_MODEL_IDS : undefined) : discovered.get(provider.id)?.models;
+    const cached = merged.get(provider);
+    if (cached && cached.source === source) return cached.models;
+    const models = source ? [...new Set(provider.type === 'mock' ? [...source, ...provider.models] : [...provider.models, ...source])] : provider.models;
+    merged.set(provider, { source, models });
+    return models;
   };
 
   const discover = async (provider: ProviderConfig): Promise<void> => {

@@ -32,6 +32,17 @@ export interface UpstreamClient {
  */
 export function createUpstreamClient(): UpstreamClient {
   const pools = new Map<string, Pool>();
+  // Base URLs are few and fixed: parse each once, not on every request.
+  const targets = new Map<string, { origin: string; basePath: string }>();
+  const targetOf = (baseURL: string) => {
+    let target = targets.get(baseURL);
+    if (!target) {
+      const url = new URL(baseURL);
+      target = { origin: url.origin, basePath: url.pathname.replace(/\/+$/, '') };
+      targets.set(baseURL, target);
+    }
+    return target;
+  };
   const poolFor = (origin: string): Pool => {
     let pool = pools.get(origin);
     if (!pool) {
@@ -44,10 +55,9 @@ export function createUpstreamClient(): UpstreamClient {
   };
   return {
     async send(request) {
-      const url = new URL(request.baseURL);
-      const basePath = url.pathname.replace(/\/+$/, '');
+      const { origin, basePath } = targetOf(request.baseURL);
       try {
-        const response = await poolFor(url.origin).request({
+        const response = await poolFor(origin).request({
           path: basePath + request.path,
           method: request.method ?? 'POST',
           headers: request.body === undefined ? request.headers : { 'content-type': 'application/json', ...request.headers },
@@ -58,12 +68,13 @@ export function createUpstreamClient(): UpstreamClient {
         });
         return { status: response.statusCode, headers: response.headers, body: response.body };
       } catch (error) {
-        throw toUpstreamError(error, url.origin);
+        throw toUpstreamError(error, origin);
       }
     },
     async close() {
       await Promise.all([...pools.values()].map((pool) => pool.close().catch(() => undefined)));
       pools.clear();
+      targets.clear();
     },
   };
 }

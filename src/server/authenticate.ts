@@ -3,13 +3,14 @@ import type { KeyConfig } from '../config/config-types.js';
 import { GatewayError } from '../core/gateway-error.js';
 
 /** Where clients put their key: Bearer (OpenAI, recoveries), x-api-key (Anthropic), x-goog-api-key or ?key= (Gemini). */
-export function extractApiKey(header: (name: string) => string | null | undefined, query: URLSearchParams): string | undefined {
+export function extractApiKey(header: (name: string) => string | null | undefined, query: () => URLSearchParams): string | undefined {
   const authorization = header('authorization');
   if (authorization) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
     if (match) return match[1].trim();
   }
-  return header('x-api-key') ?? header('x-goog-api-key') ?? header('x-vendorc-api-key') ?? query.get('key') ?? undefined;
+  // The query is parsed only when no header carried a key (REST clients of Gemini).
+  return header('x-api-key') ?? header('x-goog-api-key') ?? header('x-vendorc-api-key') ?? query().get('key') ?? undefined;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();

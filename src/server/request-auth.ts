@@ -15,6 +15,6 @@ export function createRequestAuthenticator(gateway: Gateway): AuthenticateReques
       authenticator = createAuthenticator(config.keys);
       authenticators.set(config, authenticator);
     }
-    return authenticator.authenticate(extractApiKey((name) => event.req.headers.get(name), event.url.searchParams));
+    return authenticator.authenticate(extractApiKey((name) => event.req.headers.get(name), () => event.url.searchParams));
   };
 }
