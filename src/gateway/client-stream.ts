@@ -11,7 +11,7 @@ export interface ClientStream {
   /** Whether the client has gone away. */
   readonly gone: boolean;
   /** Resolves at once, or when the socket can take more (or the client left). */
-  write(text: string): Promise<void> | undefined;
+  write(bytes: string | Buffer): Promise<void> | undefined;
   end(): void;
 }
 
@@ -48,10 +48,10 @@ export function createClientStream(options: {
     get gone() {
       return gone || body.destroyed;
     },
-    write(text) {
+    write(bytes) {
       if (gone || body.destroyed || body.writableEnded) return undefined;
       timer?.refresh();
-      if (body.write(text)) return undefined;
+      if (body.write(bytes)) return undefined;
       return new Promise<void>((resolve) => {
         const done = () => {
           waiting = undefined;

@@ -14,7 +14,7 @@ export interface JsonResponse {
  * upstream's own bytes, which are decoded only if their usage is wanted.
  */
 export async function collectJsonResponse(
-  opened: Exclude<OpenedUpstream, { kind: 'error' }>,
+  opened: Extract<OpenedUpstream, { kind: 'json' | 'parts' }>,
   codec: ProtocolCodec,
   context: ResponseContext,
   collector: StreamCollector,

@@ -6,18 +6,20 @@ import type { Protocol } from '../core/protocol.js';
 import type { StreamPart } from '../core/stream-part.js';
 import type { Warning } from '../core/warning.js';
 import { getCodec } from '../protocols/codecs.js';
-import type { ProtocolCodec } from '../protocols/protocol-codec.js';
+import type { HiddenEvents, ProtocolCodec } from '../protocols/protocol-codec.js';
 import type { JsonObject } from '../protocols/read-fields.js';
 import { generateMock } from '../providers/mock/generate-mock.js';
 import { createUpstreamAuthHeaders } from '../providers/upstream-auth-headers.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import { createGeneratorSource, createSseSource, type PartSource } from './part-source.js';
+import { createPassthroughSource, type PassthroughSource } from './passthrough-source.js';
 import { readBody, readBodyText } from './read-body.js';
 
 /** What the upstream answered before anything reached the client. */
 export type OpenedUpstream =
   | { kind: 'error'; error: GatewayError; upstreamProtocol?: Protocol }
-  | { kind: 'parts'; source: PartSource; passthrough: boolean }
+  | { kind: 'parts'; source: PartSource }
+  | { kind: 'passthrough-stream'; source: PassthroughSource }
   | { kind: 'json'; body: Buffer; passthrough: boolean; upstreamCodec: ProtocolCodec };
 
 export interface OpenUpstreamInput {
@@ -47,7 +49,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     try {
       // mock-fail and unknown models fail here, before any output, like an upstream's error status.
       const first = await parts.next();
-      return { kind: 'parts', source: createGeneratorSource(parts, first), passthrough: false };
+      return { kind: 'parts', source: createGeneratorSource(parts, first) };
     } catch (error) {
       if (GatewayError.is(error)) return { kind: 'error', error };
       throw error;
@@ -59,12 +61,12 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   let path: string;
   let payload: string;
   let extraHeaders: Record<string, string> = {};
-  let hideEvent: ((event: { data: string }) => boolean) | undefined;
+  let hidden: HiddenEvents | undefined;
   if (passthrough) {
     const prepared = upstreamCodec.preparePassthrough(input.body, { model: input.model, stream: request.stream, search: input.search });
     path = prepared.path;
     payload = prepared.body === undefined ? input.bodyText : JSON.stringify(prepared.body);
-    hideEvent = prepared.hideEvent;
+    hidden = prepared.hideEvent;
     for (const name of FORWARDED_CLIENT_HEADERS[provider.type] ?? []) {
       const value = input.clientHeader(name);
       if (value) extraHeaders[name] = value;
@@ -99,14 +101,13 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     // Some compatible servers ignore `stream`: expand their whole answer into parts.
     const text = await readBodyText(response.body);
     const parts = expandResponseToStreamParts(upstreamCodec.decodeResponse(parseUpstreamJson(text))).values();
-    return { kind: 'parts', source: createGeneratorSource(toAsync(parts), parts.next()), passthrough: false };
+    return { kind: 'parts', source: createGeneratorSource(toAsync(parts), parts.next()) };
   }
   if (request.stream) {
-    return {
-      kind: 'parts',
-      source: createSseSource({ body: response.body, decoder: upstreamCodec.createStreamDecoder(), passthrough, hideEvent }),
-      passthrough,
-    };
+    const decoder = upstreamCodec.createStreamDecoder();
+    return passthrough
+      ? { kind: 'passthrough-stream', source: createPassthroughSource({ body: response.body, decoder, hidden }) }
+      : { kind: 'parts', source: createSseSource({ body: response.body, decoder }) };
   }
   return { kind: 'json', body: await readBody(response.body), passthrough, upstreamCodec };
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { DisconnectPolicy, GatewayConfig } from '../config/config-types.js';
-import { createStreamCollector } from '../core/collect-stream.js';
+import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
 import { invalidRequest, toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Usage } from '../core/usage.js';
@@ -91,7 +91,8 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
       inflight: deps.inflight,
     });
     const headers: Record<string, string> = { 'x-switchyard-upstream': `${provider.id}/${model}` };
-    const collector = createStreamCollector();
+    // What the response holds so far, for the log and recoveries; a passthrough stream brings its own tap.
+    let collector: StreamCollector = createStreamCollector();
     const partialResponse = () => JSON.stringify(codec.encodeResponse(collector.result(), context));
 
     /** Logs the request with its usage, and keeps a recovery record when it was interrupted. */
@@ -142,10 +143,10 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
       return errorOutput(codec, opened.error, opened.upstreamProtocol, headers);
     }
 
-    if (request.stream && opened.kind === 'parts') {
+    if (opened.kind === 'passthrough-stream') collector = opened.source.tap;
+    if (opened.kind === 'passthrough-stream' || (request.stream && opened.kind === 'parts')) {
       const body = streamToClient({
-        source: opened.source,
-        passthrough: opened.passthrough,
+        opened,
         codec,
         context,
         collector,

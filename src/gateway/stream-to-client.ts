@@ -3,18 +3,18 @@ import type { StreamCollector } from '../core/collect-stream.js';
 import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
 import { formatOutboundChunks } from '../sse/write-sse.js';
-import { createClientStream } from './client-stream.js';
 import type { ClientConnection } from './client-connection.js';
-import type { PartSource } from './part-source.js';
+import { createClientStream } from './client-stream.js';
+import type { OpenedUpstream } from './open-upstream.js';
 
 /**
- * A stream client: what the upstream sends reaches the client event by event (passthrough: the
- * upstream's own events; otherwise the parts encoded in the client's protocol), while the collector
- * keeps the whole response for usage and recoveries. `onEnd` runs once the stream is over.
+ * A stream client: what the upstream sends reaches the client as it arrives. Passthrough: the
+ * upstream's own bytes (its tap decodes them later, if asked). Otherwise: the decoded parts,
+ * encoded in the client's protocol, while `collector` keeps the response for usage and recoveries.
+ * `onEnd` runs once the stream is over.
  */
 export function streamToClient(options: {
-  source: PartSource;
-  passthrough: boolean;
+  opened: Extract<OpenedUpstream, { kind: 'parts' | 'passthrough-stream' }>;
   codec: ProtocolCodec;
   context: ResponseContext;
   collector: StreamCollector;
@@ -23,24 +23,30 @@ export function streamToClient(options: {
   stoppedBy: () => GatewayError | undefined;
   onEnd: (error: GatewayError | undefined) => Promise<void>;
 }): Readable {
-  const { source, passthrough, collector } = options;
+  const { opened, collector } = options;
   const encoder = options.codec.createStreamEncoder(options.context);
+  const passthrough = opened.kind === 'passthrough-stream';
   // Passthrough upstreams send their own keep-alives (Anthropic pings).
   const client = createClientStream({ client: options.client, keepAlive: passthrough ? undefined : () => formatOutboundChunks(encoder.keepAlive()) });
 
   void (async () => {
     let failure: GatewayError | undefined;
     try {
-      await source.run((parts, passthroughText) => {
-        let text = passthrough ? passthroughText : '';
-        for (const part of parts) {
-          collector.add(part);
-          if (!passthrough) text += formatOutboundChunks(encoder.encode(part));
-        }
-        return text ? client.write(text) : undefined;
-      });
-      failure = collector.error();
-      if (!passthrough && !failure) client.write(formatOutboundChunks(encoder.finish()));
+      if (opened.kind === 'passthrough-stream') {
+        await opened.source.run((bytes) => client.write(bytes));
+        failure = collector.error();
+      } else {
+        await opened.source.run((parts) => {
+          let text = '';
+          for (const part of parts) {
+            collector.add(part);
+            text += formatOutboundChunks(encoder.encode(part));
+          }
+          return text ? client.write(text) : undefined;
+        });
+        failure = collector.error();
+        if (!failure) client.write(formatOutboundChunks(encoder.finish()));
+      }
     } catch (error) {
       failure = options.stoppedBy() ?? toGatewayError(error);
       // Headers are sent: the error goes in the stream, in the client's protocol.

@@ -116,5 +116,15 @@ export interface PreparedPassthrough {
   /** The body to send; absent when the client's body goes upstream byte for byte, unchanged. */
   body?: Record<string, unknown>;
   /** Upstream events that the client did not ask for and must not see. */
-  hideEvent?: (event: SseEvent) => boolean;
+  hideEvent?: HiddenEvents;
 }
+
+/**
+ * Events held back from a passthrough client. `marker` is text every such event contains, so the
+ * upstream's bytes without it go to the client untouched, without being parsed.
+ */
+export interface HiddenEvents {
+  marker: string;
+  test(event: SseEvent): boolean;
+}
+

@@ -31,3 +31,24 @@ export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
     },
   };
 }
+
+/** The events of a complete piece of SSE text (every event ends with its blank line). */
+export function parseSseEvents(text: string | Uint8Array): SseEvent[] {
+  const events: SseEvent[] = [];
+  const parser = createSseParser((event) => events.push(event));
+  parser.feed(text);
+  parser.end();
+  return events;
+}
+
+const EVENT_SEPARATORS = ['\n\n', '\r\r', '\r\n\r\n', '\n\r\n'].map((separator) => Buffer.from(separator));
+
+/** Where the last complete event of `bytes` ends (after its blank line), or -1 if none does. */
+export function findLastEventEnd(bytes: Buffer): number {
+  let end = -1;
+  for (const separator of EVENT_SEPARATORS) {
+    const index = bytes.lastIndexOf(separator);
+    if (index >= 0) end = Math.max(end, index + separator.length);
+  }
+  return end;
+}

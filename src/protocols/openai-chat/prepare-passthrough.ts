@@ -12,7 +12,7 @@ export function prepareOpenAIChatPassthrough(body: JsonObject, options: Passthro
   if (!options.stream || streamOptions.include_usage === true) {
     return body.model === options.model ? { path } : { path, body: { ...body, model: options.model } };
   }
-  return { path, body: { ...body, model: options.model, stream_options: { ...streamOptions, include_usage: true } }, hideEvent: isUsageOnlyChunk };
+  return { path, body: { ...body, model: options.model, stream_options: { ...streamOptions, include_usage: true } }, hideEvent: { marker: '"choices":[]', test: isUsageOnlyChunk } };
 }
 
 function isUsageOnlyChunk(event: SseEvent): boolean {

@@ -1,0 +1,53 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { getCodec } from '../protocols/codecs.js';
+import { parseSseEvents } from '../sse/parse-sse.js';
+import { createPassthroughSource } from './passthrough-source.js';
+
+const chunk = (index: number, content: string) =>
+  `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}],"usage":null}\n\n`;
+const finish = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}\n\n';
+const usage = 'data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}\n\n';
+const STREAM = chunk(0, 'Hel') + chunk(1, 'lo') + finish + usage + 'data: [DONE]\n\n';
+
+async function pass(pieces: string[], hide: boolean) {
+  const prepared = getCodec('openai-chat').preparePassthrough({ model: 'm', stream: true, messages: [] }, { model: 'm', stream: true, search: '' });
+  const source = createPassthroughSource({
+    body: Readable.from(pieces.map((piece) => Buffer.from(piece))),
+    decoder: getCodec('openai-chat').createStreamDecoder(),
+    hidden: hide ? prepared.hideEvent : undefined,
+  });
+  const written: Array<Buffer | string> = [];
+  await source.run((bytes) => void written.push(bytes));
+  return { text: written.map(String).join(''), writes: written, tap: source.tap };
+}
+
+/** Every way of cutting the stream into two network reads. */
+const splits = Array.from({ length: STREAM.length - 1 }, (_, at) => [STREAM.slice(0, at + 1), STREAM.slice(at + 1)]);
+
+describe('createPassthroughSource', () => {
+  it('forwards the upstream bytes untouched, and decodes them only when asked', async () => {
+    const { text, writes, tap } = await pass([STREAM], false);
+    expect(text).toBe(STREAM);
+    expect(Buffer.isBuffer(writes[0])).toBe(true);
+    const response = tap.result();
+    expect(response.choices[0].content).toEqual([{ type: 'text', text: 'Hello' }]);
+    expect(response.usage.input.total).toBe(7);
+    expect(tap.error()).toBeUndefined();
+  });
+
+  it('takes out the usage chunk the client did not ask for, wherever the reads are cut', async () => {
+    const expected = STREAM.replace(usage, '');
+    for (const pieces of splits) {
+      const { text, tap } = await pass(pieces, true);
+      expect(parseSseEvents(text)).toEqual(parseSseEvents(expected));
+      // The tap still saw it: usage is known.
+      expect(tap.result().usage.output.total).toBe(2);
+    }
+  });
+
+  it('reports an upstream error event through the tap', async () => {
+    const { tap } = await pass([chunk(0, 'a'), 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n'], false);
+    expect(tap.error()?.message).toBe('overloaded');
+  });
+});

@@ -1,0 +1,104 @@
+import type { Readable } from 'node:stream';
+import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
+import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
+import { createSseParser, findLastEventEnd, parseSseEvents } from '../sse/parse-sse.js';
+import { formatSseEvent } from '../sse/write-sse.js';
+import { consumeStream } from './consume-stream.js';
+
+/**
+ * A same-protocol upstream stream: its bytes go to the client as they arrive, untouched (only
+ * events the client did not ask for are taken out). Nothing is parsed on the way: the `tap` keeps
+ * the bytes and decodes them only when someone asks (the request log, a recovery record).
+ */
+export interface PassthroughSource {
+  run(onBytes: (bytes: Buffer | string) => Promise<void> | void): Promise<void>;
+  readonly tap: StreamCollector;
+}
+
+export function createPassthroughSource(options: { body: Readable; decoder: StreamDecoder; hidden?: HiddenEvents }): PassthroughSource {
+  const tap = createPassthroughTap(options.decoder);
+  const hidden = options.hidden;
+  return {
+    tap,
+    async run(onBytes) {
+      if (!hidden) {
+        await consumeStream(options.body, (chunk) => {
+          tap.push(chunk);
+          return onBytes(chunk);
+        });
+        tap.end();
+        return;
+      }
+      // Hidden events are found by whole events: bytes are held until their event is complete.
+      let held: Buffer | undefined;
+      await consumeStream(options.body, (chunk) => {
+        const bytes = held ? Buffer.concat([held, chunk]) : chunk;
+        const end = findLastEventEnd(bytes);
+        if (end < 0) {
+          held = bytes;
+          return undefined;
+        }
+        const complete = end === bytes.length ? bytes : bytes.subarray(0, end);
+        held = end === bytes.length ? undefined : bytes.subarray(end);
+        tap.push(complete);
+        if (!complete.includes(hidden.marker)) return onBytes(complete);
+        const text = parseSseEvents(complete)
+          .filter((event) => !hidden.test(event))
+          .map((event) => (event.unframed ? `${event.data}\n` : formatSseEvent(event)))
+          .join('');
+        return text ? onBytes(text) : undefined;
+      });
+      if (held) {
+        tap.push(held);
+        await onBytes(held);
+      }
+      tap.end();
+    },
+  };
+}
+
+/** Bytes kept as they came, decoded into a response only when asked. */
+interface PassthroughTap extends StreamCollector {
+  push(bytes: Buffer): void;
+  end(): void;
+}
+
+function createPassthroughTap(decoder: StreamDecoder): PassthroughTap {
+  const collector = createStreamCollector();
+  const parser = createSseParser((event) => {
+    for (const part of decoder.decode(event)) collector.add(part);
+  });
+  let pending: Buffer[] = [];
+  let ended = false;
+  let flushed = false;
+  // Every protocol's error event names itself "error": bytes without the word hold none.
+  let mayHoldError = false;
+  const catchUp = () => {
+    for (const bytes of pending) parser.feed(bytes);
+    pending = [];
+    if (ended && !flushed) {
+      flushed = true;
+      parser.end();
+      for (const part of decoder.end()) collector.add(part);
+    }
+  };
+  return {
+    push(bytes) {
+      pending.push(bytes);
+      if (!mayHoldError && bytes.includes('error')) mayHoldError = true;
+    },
+    end() {
+      ended = true;
+    },
+    add: (part) => collector.add(part),
+    result() {
+      catchUp();
+      return collector.result();
+    },
+    error() {
+      if (!mayHoldError) return undefined;
+      catchUp();
+      return collector.error();
+    },
+  };
+}
