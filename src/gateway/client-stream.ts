@@ -1,10 +1,11 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { ClientConnection } from './client-connection.js';
 
 /**
- * The response body of a stream client. Writes wait for the socket when it is full (never
- * buffering a whole stream), and become no-ops once the client is gone, so the upstream can be
- * drained into a recovery record. Sends a keep-alive when nothing was written for a while.
+ * The response body of a stream client: a plain Readable fed by `write` (no Transform in between).
+ * Writes wait when the socket is full (never buffering a whole stream), and become no-ops once the
+ * client is gone, so the upstream can be drained into a recovery record. Sends a keep-alive when
+ * nothing was written for a while.
  */
 export interface ClientStream {
   readonly body: Readable;
@@ -15,29 +16,33 @@ export interface ClientStream {
   end(): void;
 }
 
-export function createClientStream(options: {
-  client: ClientConnection;
-  keepAlive?: () => string;
-  keepAliveMs?: number;
-}): ClientStream {
-  const body = new PassThrough({ highWaterMark: 64 * 1024 });
+export function createClientStream(options: { client: ClientConnection; keepAlive?: () => string; keepAliveMs?: number }): ClientStream {
+  let waiting: (() => void) | undefined;
+  const release = () => {
+    const resolve = waiting;
+    waiting = undefined;
+    resolve?.();
+  };
+  // `read` is called when the consumer wants more: a waiting writer may go on.
+  const body = new Readable({ highWaterMark: 64 * 1024, read: release });
   // A destroyed response (client gone) must not raise an unhandled error.
   body.on('error', () => undefined);
+  body.once('close', release);
+  let ended = false;
   let gone = options.client.gone;
-  let waiting: (() => void) | undefined;
-  const onAbort = () => {
-    gone = true;
-    waiting?.();
-    clearTimeout(timer);
-  };
-  const stopListening = options.client.onGone(onAbort);
-
   let timer: NodeJS.Timeout | undefined;
+  const stopListening = options.client.onGone(() => {
+    gone = true;
+    clearTimeout(timer);
+    release();
+  });
+  const open = () => !gone && !ended && !body.destroyed;
+
   if (options.keepAlive) {
     const keepAlive = options.keepAlive;
     timer = setTimeout(function sendKeepAlive() {
-      if (gone || body.writableEnded) return;
-      body.write(keepAlive());
+      if (!open()) return;
+      body.push(keepAlive());
       timer?.refresh();
     }, options.keepAliveMs ?? 15_000);
     timer.unref();
@@ -49,25 +54,19 @@ export function createClientStream(options: {
       return gone || body.destroyed;
     },
     write(bytes) {
-      if (gone || body.destroyed || body.writableEnded) return undefined;
+      if (!open()) return undefined;
       timer?.refresh();
-      if (body.write(bytes)) return undefined;
+      if (body.push(bytes)) return undefined;
       return new Promise<void>((resolve) => {
-        const done = () => {
-          waiting = undefined;
-          body.off('drain', done);
-          body.off('close', done);
-          resolve();
-        };
-        waiting = done;
-        body.once('drain', done);
-        body.once('close', done);
+        waiting = resolve;
       });
     },
     end() {
       clearTimeout(timer);
       stopListening();
-      if (!body.destroyed && !body.writableEnded) body.end();
+      if (!ended && !body.destroyed) body.push(null);
+      ended = true;
+      release();
     },
   };
 }
