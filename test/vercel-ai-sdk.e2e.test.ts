@@ -291,12 +291,12 @@ describe.each(AI_SDK_CLIENT_NAMES)('%s', (clientName) => {
 
 /** The Responses provider keeps state at OpenAI unless told not to; the gateway keeps none. */
 describe.each(AI_SDK_CLIENT_NAMES.filter((name) => AI_SDK_CLIENT_PROTOCOL[name] === 'openai-responses'))('%s', (clientName) => {
-  it("with the SDK's default store: true, a follow-up that references stored reasoning gets a 400 naming the item", async () => {
+  /** A tool loop with the SDK's default store: true: step two refers to step one by item_reference. */
+  async function storedToolLoop(provider: string, upstreamProtocol: UpstreamProtocol) {
     const client = createAiSdkClient(clientName, gateway.url);
-    const expected = expectFixture('openai-responses', FIXTURE_FILES['openai-responses'].tool.stream);
-    // No `store: false`: the SDK sends the first step's reasoning back as {type: 'item_reference'}.
+    const expected = expectFixture(upstreamProtocol, FIXTURE_FILES[upstreamProtocol].tool.stream);
     const result = streamText({
-      model: client.model('up-responses/tool'),
+      model: client.model(`${provider}/tool`),
       prompt: QUESTION,
       tools: createRecordingTools(expected.toolCalls.map((call) => call.name), []),
       stopWhen: stepCountIs(2),
@@ -305,11 +305,25 @@ describe.each(AI_SDK_CLIENT_NAMES.filter((name) => AI_SDK_CLIENT_PROTOCOL[name] 
     });
     const errors: unknown[] = [];
     for await (const part of result.fullStream) if (part.type === 'error') errors.push(part.error);
+    return { client, errors };
+  }
+
+  it('a Responses upstream resolves the stored items the follow-up refers to (passthrough)', async () => {
+    const before = upstream.requests.length;
+    const { client, errors } = await storedToolLoop('up-responses', 'openai-responses');
+    expect(errors).toEqual([]);
+    expect(client.exchanges.map((exchange) => exchange.status)).toEqual([200, 200]);
+    const followUp = JSON.parse(upstream.requests[before + 1].body);
+    expect(followUp.input).toContainEqual(expect.objectContaining({ type: 'item_reference' }));
+  });
+
+  it('any other upstream gets a 400 naming the item the gateway cannot resolve', async () => {
+    const { client, errors } = await storedToolLoop('up-chat', 'openai-chat');
     expect(errors).toHaveLength(1);
     const error = errors[0];
     expect(APICallError.isInstance(error)).toBe(true);
     expect((error as APICallError).statusCode).toBe(400);
-    expect((error as APICallError).message).toContain("'input[1]' is an item_reference");
+    expect((error as APICallError).message).toMatch(/'input\[\d+\]' refers to state stored by OpenAI/);
     expect(client.exchanges.map((exchange) => exchange.status)).toEqual([200, 400]);
   });
 });

@@ -74,8 +74,9 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
   const config = deps.getConfig();
   let upstreamProtocol: Protocol | undefined;
   try {
-    const { request, warnings: decodeWarnings } = codec.decodeRequest(input.body, { pathModel: input.pathModel, stream: input.pathStream });
+    const { request, warnings: decodeWarnings, sameProtocolOnly } = codec.decodeRequest(input.body, { pathModel: input.pathModel, stream: input.pathStream });
     const { provider, model } = resolveModel(request.model, config, (entry) => deps.catalog.modelsOf(entry), input.inbound);
+    if (sameProtocolOnly && provider.type !== input.inbound) throw invalidRequest(sameProtocolOnly.param, sameProtocolOnly.message);
     // A passthrough forwards the client's body as it is: what decoding could not map still arrives.
     const warnings: Warning[] = provider.type === input.inbound ? [] : [...decodeWarnings];
     if ((request.n ?? 1) > 1 && provider.type !== 'openai-chat' && provider.type !== 'gemini' && provider.type !== 'mock') {

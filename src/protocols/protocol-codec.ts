@@ -53,6 +53,11 @@ export interface DecodedRequest {
   request: GenerateRequest;
   /** Fields accepted but not acted on. */
   warnings: Warning[];
+  /**
+   * Set when the request refers to state only the vendor keeps (a stored response or item): an
+   * upstream of the same protocol can serve it, any other is a 400 naming `param`.
+   */
+  sameProtocolOnly?: { param: string; message: string };
 }
 
 /** What an encoder needs to know about the response it is writing. */

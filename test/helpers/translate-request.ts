@@ -17,6 +17,9 @@ export type TranslationOutcome =
 export function translateRequest(client: Protocol, upstream: Protocol, body: Record<string, unknown>): TranslationOutcome {
   try {
     const decoded = getCodec(client).decodeRequest(structuredClone(body), { pathModel: 'm', stream: false });
+    if (client !== upstream && decoded.sameProtocolOnly) {
+      return { kind: 'rejected', status: 400, param: decoded.sameProtocolOnly.param, message: decoded.sameProtocolOnly.message };
+    }
     if (client === upstream) {
       const passthrough = getCodec(upstream).preparePassthrough(body, { model: 'm', stream: false, search: '' });
       // The client's body is forwarded whole, so nothing is reported dropped (run-generation.ts).

@@ -20,6 +20,8 @@ export interface DecodedInput {
   keptItems: KeptInputItem[];
   /** Tools declared by `additional_tools` items (Codex on the models of its own catalog). */
   additionalTools: unknown[];
+  /** The first item that refers to a stored item (`item_reference`), if any. */
+  storedItemReference?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export function decodeOpenAIResponsesInput(input: unknown, instructions: string 
   const system: TextPart[] = [];
   const messages: Message[] = [];
   const keptItems: KeptInputItem[] = [];
+  let storedItemReference: string | undefined;
   const additionalTools: unknown[] = [];
   // The marker lets the response echo `instructions` as the client sent it.
   if (instructions) system.push({ type: 'text', text: instructions, protocolMetadata: { 'openai-responses': { source: 'instructions' } } });
@@ -117,10 +120,11 @@ export function decodeOpenAIResponsesInput(input: unknown, instructions: string 
         appendAssistant([decodeReasoningItem(item)]);
         break;
       case 'item_reference':
-        throw invalidRequest(
-          param,
-          `'${param}' is an item_reference, but the gateway keeps no server-side state, so stored items cannot be referenced. Send the full item instead.`,
-        );
+        // Only the vendor that stored the item can resolve it: kept for a Responses upstream.
+        storedItemReference ??= param;
+        keptItems.push({ position: messages.length, item });
+        barrier = true;
+        return;
       default:
         keptItems.push({ position: messages.length, item });
         barrier = true;
@@ -128,5 +132,5 @@ export function decodeOpenAIResponsesInput(input: unknown, instructions: string 
     }
     barrier = false;
   });
-  return { system, messages, keptItems, additionalTools };
+  return { system, messages, keptItems, additionalTools, ...(storedItemReference && { storedItemReference }) };
 }

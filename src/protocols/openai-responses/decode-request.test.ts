@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../core/gateway-error.js';
+import { openAIResponsesCodec } from './codec.js';
 import { decodeOpenAIResponsesRequest } from './decode-request.js';
 
 const SHELL_PARAMETERS = { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'], additionalProperties: false };
@@ -201,9 +202,6 @@ describe('decodeOpenAIResponsesRequest', () => {
     ['no model', { input: 'x' }, 'model'],
     ['no input', { model: 'm' }, 'input'],
     ['input of the wrong type', { model: 'm', input: 5 }, 'input'],
-    ['previous_response_id', { model: 'm', input: 'x', previous_response_id: 'resp_1' }, 'previous_response_id'],
-    ['conversation', { model: 'm', input: 'x', conversation: { id: 'conv_1' } }, 'conversation'],
-    ['an item_reference', { model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }] }, 'input[0]'],
     ['an unknown role', { model: 'm', input: [{ role: 'robot', content: 'x' }] }, 'input[0].role'],
     ['an uploaded image id', { model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1', detail: 'auto' }] }] }, 'input[0].content[0].image_url'],
     ['an uploaded file id', { model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-1' }] }] }, 'input[0].content[0].file_data'],
@@ -236,7 +234,15 @@ describe('decodeOpenAIResponsesRequest', () => {
     expect(thrown).toMatchObject({ code: 'invalid_request', status: 400, param });
   });
 
-  it('says why server-side state is refused', () => {
-    expect(() => decodeOpenAIResponsesRequest({ model: 'm', input: 'x', previous_response_id: 'resp_1' })).toThrow(/keeps no server-side state/);
+  it.each([
+    ['previous_response_id', { model: 'm', input: 'x', previous_response_id: 'resp_1' }, 'previous_response_id'],
+    ['conversation', { model: 'm', input: 'x', conversation: { id: 'conv_1' } }, 'conversation'],
+    ['an item_reference', { model: 'm', input: [{ role: 'user', content: 'x' }, { type: 'item_reference', id: 'msg_1' }] }, 'input[1]'],
+  ])('marks %s as servable by a Responses upstream only, and keeps it for one', (_name, body, param) => {
+    const decoded = decodeOpenAIResponsesRequest(body);
+    expect(decoded.sameProtocolOnly).toEqual({ param, message: expect.stringContaining('state stored by OpenAI') });
+    const reencoded = openAIResponsesCodec.encodeRequest(decoded.request, { model: 'm' }).body;
+    if (param === 'input[1]') expect(reencoded.input).toContainEqual({ type: 'item_reference', id: 'msg_1' });
+    else expect(reencoded[param]).toEqual((body as Record<string, unknown>)[param]);
   });
 });

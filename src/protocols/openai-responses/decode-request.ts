@@ -29,7 +29,7 @@ const REASONING_SUMMARIES = ['auto', 'concise', 'detailed'] as const;
  */
 const MAPPED_FIELDS = new Set([
   'model', 'input', 'instructions', 'stream', 'tools', 'tool_choice', 'parallel_tool_calls', 'max_output_tokens',
-  'temperature', 'top_p', 'text', 'reasoning', 'metadata', 'user', 'safety_identifier', 'previous_response_id', 'conversation',
+  'temperature', 'top_p', 'text', 'reasoning', 'metadata', 'user', 'safety_identifier',
 ]);
 
 /** Extension key of the input items the core cannot hold (see KeptInputItem). */
@@ -40,19 +40,12 @@ export function decodeOpenAIResponsesRequest(input: unknown): DecodedRequest {
   const body = requireObject(input, 'body');
   const warnings: Warning[] = [];
   const model = requireNonEmptyString(body, 'model');
-  for (const field of ['previous_response_id', 'conversation']) {
-    if (body[field] !== undefined && body[field] !== null) {
-      throw invalidRequest(
-        field,
-        `'${field}' is not supported: the gateway keeps no server-side state, so earlier responses cannot be looked up. Send the whole conversation in 'input' (with store: false and include: ['reasoning.encrypted_content'] for reasoning models).`,
-      );
-    }
-  }
   // `input` may only be left out when a stored prompt template supplies it.
   if ((body.input === undefined || body.input === null) && body.prompt === undefined) {
     throw invalidRequest('input', "Missing required parameter: 'input'.");
   }
-  const { system, messages, keptItems, additionalTools } = decodeOpenAIResponsesInput(body.input ?? undefined, readString(body, 'instructions'));
+  const { system, messages, keptItems, additionalTools, storedItemReference } = decodeOpenAIResponsesInput(body.input ?? undefined, readString(body, 'instructions'));
+  const sameProtocolOnly = findStoredStateReference(body, storedItemReference);
 
   // `null` means absent in this API; kept, it would only make other upstreams warn about nothing.
   const extension: JsonObject = Object.fromEntries(Object.entries(pickUnknownFields(body, MAPPED_FIELDS)).filter(([, value]) => value !== null));
@@ -75,7 +68,7 @@ export function decodeOpenAIResponsesRequest(input: unknown): DecodedRequest {
   assign(request, 'metadata', readStringMap(body, 'metadata'));
   if (keptItems.length > 0) extension[KEPT_INPUT_ITEMS_KEY] = keptItems;
   if (Object.keys(extension).length > 0) request.extensions['openai-responses'] = extension;
-  return { request, warnings };
+  return { request, warnings, ...(sameProtocolOnly && { sameProtocolOnly }) };
 }
 
 function assign<K extends keyof GenerateRequest>(request: GenerateRequest, key: K, value: GenerateRequest[K] | undefined): void {
@@ -165,4 +158,18 @@ function decodeReasoning(body: JsonObject, extension: JsonObject): ReasoningConf
   if (effort === 'none') config.enabled = false;
   if (summary) config.includeThoughts = true;
   return Object.keys(config).length > 0 ? config : undefined;
+}
+
+/**
+ * `previous_response_id`, `conversation` and `item_reference` items point at what OpenAI stored:
+ * a Responses upstream resolves them (passthrough), no other upstream can, and the gateway keeps
+ * no copy of its own.
+ */
+function findStoredStateReference(body: JsonObject, storedItemReference: string | undefined): DecodedRequest['sameProtocolOnly'] {
+  const field = ['previous_response_id', 'conversation'].find((name) => body[name] !== undefined && body[name] !== null) ?? storedItemReference;
+  if (field === undefined) return undefined;
+  return {
+    param: field,
+    message: `'${field}' refers to state stored by OpenAI, which only an OpenAI Responses upstream can look up; the gateway keeps none. Send the whole conversation in 'input' (with store: false, and include: ['reasoning.encrypted_content'] for reasoning models).`,
+  };
 }
