@@ -92,6 +92,13 @@ describe('what clients and agents probe', () => {
     expect(await response.json()).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version: header is required.' }, request_id: null });
   });
 
+  it('refuses stored Responses state for an upstream that cannot resolve it, naming the field', async () => {
+    const client = new OpenAI({ apiKey: 'k', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const error = await client.responses.create({ model: 'mock-echo', input: 'go on', previous_response_id: 'resp_123' }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(error.error).toMatchObject({ param: 'previous_response_id', message: expect.stringContaining('only an OpenAI Responses upstream') });
+  });
+
   it('takes the Gemini key from ?key= as REST clients send it', async () => {
     const response = await fetch(`${gateway.url}/v1beta/models/mock-echo:generateContent?key=k`, {
       method: 'POST',
