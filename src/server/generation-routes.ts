@@ -6,7 +6,7 @@ import { countGeminiTokens } from './count-tokens-routes.js';
 import { readJsonBody } from './read-request-body.js';
 import type { AuthenticateRequest } from './request-auth.js';
 import { connectionOf } from './connection-of.js';
-import { errorResponse, toHTTPResponse } from './to-http-response.js';
+import { errorResponse, sendGenerationOutput } from './to-http-response.js';
 
 /** The generation endpoints of the four protocols. */
 export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate: AuthenticateRequest): void {
@@ -56,7 +56,7 @@ async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: 
       client: connectionOf(event),
       ...(policy !== null && { disconnectPolicy: policy }),
     });
-    return toHTTPResponse(output);
+    return await sendGenerationOutput(event, output);
   } catch (error) {
     return errorResponse(protocol, error);
   }
