@@ -152,6 +152,7 @@ describe('recoveries', () => {
     const reopened = await openRecoveryStore({ directory: stopping.store.directory });
     const [summary] = await reopened.list();
     await reopened.close();
+    await stopping.close();
     expect(summary).toMatchObject({ request_id: requestId, interrupted_reason: 'server_shutdown' });
   });
 });

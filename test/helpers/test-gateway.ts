@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../src/config/parse-config.js';
@@ -27,7 +28,8 @@ export interface TestGateway {
  */
 export async function startTestGateway(rawConfig: Record<string, unknown> = {}): Promise<TestGateway> {
   const config = parseConfig(rawConfig, {});
-  const store = await openRecoveryStore({ directory: join(mkdtempSync(join(tmpdir(), 'switchyard-test-')), 'recoveries') });
+  const home = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
+  const store = await openRecoveryStore({ directory: join(home, 'recoveries') });
   const interrupted: InterruptedGeneration[] = [];
   const waiters: Array<(generation: InterruptedGeneration) => void> = [];
   const storeSink = createStoreRecoverySink(store);
@@ -47,6 +49,9 @@ export async function startTestGateway(rawConfig: Record<string, unknown> = {}):
     interrupted,
     nextRecord: () => new Promise((resolve) => waiters.push(resolve)),
     logs,
-    close: async () => void (await server.close(1000)),
+    close: async () => {
+      await server.close(1000);
+      await rm(home, { recursive: true, force: true });
+    },
   };
 }
