@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
 import { registerRecoveriesCommand } from './recoveries-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -18,7 +19,8 @@ export function createProgram(): Command {
 }
 
 function packageVersion(): string {
-  return process.env.npm_package_version ?? '0.1.0';
+  // dist/cli/main.js → the package's own package.json.
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Protocol } from '../core/protocol.js';
+import type { InterruptedReason } from '../recoveries/recovery-record.js';
 
-export type InterruptedReason = 'client_disconnected' | 'upstream_error' | 'upstream_timeout' | 'server_shutdown';
+export type { InterruptedReason };
 
 /** What the gateway knows of an interrupted generation; the recoveries store makes a record of it. */
 export interface InterruptedGeneration {

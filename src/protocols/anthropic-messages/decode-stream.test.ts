@@ -7,19 +7,13 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerateResponse } from '../../core/generate-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
-import { createSseParser } from '../../sse/parse-sse.js';
 import { createAnthropicMessagesStreamDecoder } from './decode-stream.js';
+import { decodeSseText } from '../decode-sse-text.js';
 
 const FIXTURES = new URL('../../../../shared/fixtures/anthropic-messages/', import.meta.url);
 
 function decodeSse(text: string | Uint8Array): StreamPart[] {
-  const decoder = createAnthropicMessagesStreamDecoder();
-  const parts: StreamPart[] = [];
-  const parser = createSseParser((event) => parts.push(...decoder.decode(event)));
-  parser.feed(text);
-  parser.end();
-  parts.push(...decoder.end());
-  return parts;
+  return decodeSseText(text, createAnthropicMessagesStreamDecoder());
 }
 
 /** The collected response, with the upstream's own usage object left out (checked on its own below). */

@@ -6,13 +6,13 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerateResponse } from '../../core/generate-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
-import { createSseParser } from '../../sse/parse-sse.js';
 import type { OutboundChunk } from '../../sse/sse-event.js';
 import { formatOutboundChunks } from '../../sse/write-sse.js';
 import type { ResponseContext } from '../protocol-codec.js';
 import { createAnthropicMessagesStreamDecoder } from './decode-stream.js';
 import { encodeAnthropicMessagesResponse } from './encode-response.js';
 import { createAnthropicMessagesStreamEncoder } from './encode-stream.js';
+import { decodeSseText } from '../decode-sse-text.js';
 
 const FIXTURES = new URL('../../../../shared/fixtures/anthropic-messages/', import.meta.url);
 
@@ -38,13 +38,7 @@ function eventsOf(chunks: OutboundChunk[]): Array<[string, unknown]> {
 }
 
 function decodeSse(text: string | Uint8Array): StreamPart[] {
-  const decoder = createAnthropicMessagesStreamDecoder();
-  const parts: StreamPart[] = [];
-  const parser = createSseParser((event) => parts.push(...decoder.decode(event)));
-  parser.feed(text);
-  parser.end();
-  parts.push(...decoder.end());
-  return parts;
+  return decodeSseText(text, createAnthropicMessagesStreamDecoder());
 }
 
 /**

@@ -7,25 +7,16 @@ import { expandResponseToStreamParts } from '../../core/expand-response.js';
 import type { GenerateRequest } from '../../core/generate-request.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
-import { createSseParser } from '../../sse/parse-sse.js';
-import type { SseEvent } from '../../sse/sse-event.js';
 import { formatOutboundChunks } from '../../sse/write-sse.js';
+import { decodeSseText } from '../decode-sse-text.js';
 import { openAIChatCodec } from './codec.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/openai-chat/', import.meta.url));
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 
-function parseEvents(text: string): SseEvent[] {
-  const events: SseEvent[] = [];
-  const parser = createSseParser((event) => events.push(event));
-  parser.feed(text);
-  parser.end();
-  return events;
-}
 
 function decodeStream(text: string): StreamPart[] {
-  const decoder = openAIChatCodec.createStreamDecoder();
-  return [...parseEvents(text).flatMap((event) => decoder.decode(event)), ...decoder.end()];
+  return decodeSseText(text, openAIChatCodec.createStreamDecoder());
 }
 
 /** What a recorded stream says, read with plain string handling (independent of the codec). */

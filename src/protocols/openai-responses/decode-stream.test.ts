@@ -4,20 +4,14 @@ import { collectStreamParts } from '../../core/collect-stream.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerateResponse } from '../../core/generate-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
-import { createSseParser } from '../../sse/parse-sse.js';
+import { decodeSseText } from '../decode-sse-text.js';
 import type { JsonObject } from '../read-fields.js';
 import { createOpenAIResponsesStreamDecoder } from './decode-stream.js';
 
 const FIXTURES = new URL('../../../../shared/fixtures/openai-responses/', import.meta.url);
 
 function decodeStreamText(text: string | Uint8Array): StreamPart[] {
-  const decoder = createOpenAIResponsesStreamDecoder();
-  const parts: StreamPart[] = [];
-  const parser = createSseParser((event) => parts.push(...decoder.decode(event)));
-  parser.feed(text);
-  parser.end();
-  parts.push(...decoder.end());
-  return parts;
+  return decodeSseText(text, createOpenAIResponsesStreamDecoder());
 }
 
 const decodeFixture = (name: string) => decodeStreamText(readFileSync(new URL(name, FIXTURES)));
