@@ -1,5 +1,5 @@
-// Cost of writing a recovery record while the store is full of large ones (issue 4: "Writing a
-// record must not stall other requests"). Plain ESM on the compiled store, so run
+// Cost of writing a recovery record while the store is full of large ones (writing a record must
+// not stall other requests). Plain ESM on the compiled store, so run
 // `npm run build` (or `npx tsc -p tsconfig.build.json`) first, then:
 //   node bench/recoveries-store.mjs            (STORED=100 BODY_MB=5 ADDS=20 by default)
 // For each scenario: the time of each `add` and the event-loop delay measured with

@@ -14,11 +14,17 @@ let gateway: TestGateway;
 let upstream: FakeUpstream;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream(() => ({ sse: readFixture('openai-chat', 'text-stream.sse'), breakAfter: 5 }));
+  upstream = await startFakeUpstream((request) =>
+    JSON.parse(request.body).model === 'stalls'
+      ? // Three records, then a pause longer than the provider's timeout.
+        { sse: readFixture('openai-chat', 'text-stream.sse'), delayMs: 5, stallAfter: 3, stallMs: 1500 }
+      : { sse: readFixture('openai-chat', 'text-stream.sse'), breakAfter: 5 },
+  );
   gateway = await startTestGateway({
     providers: {
       mock: { type: 'mock', slowIntervalMs: 15, slowPieces: PIECES },
       broken: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, models: ['breaks-mid-stream'], discoverModels: false },
+      stalling: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, models: ['stalls'], discoverModels: false, timeoutMs: 300 },
     },
   });
 });
@@ -98,6 +104,23 @@ describe('recoveries', () => {
     const generation = await recorded;
     expect(generation.reason).toBe('upstream_error');
     const record = await api(`/v1/recoveries/${generation.requestId}`, 'sk-alice');
+    expect(JSON.parse(record.body.response.body_raw).choices[0].message.content).toBe(text);
+  });
+
+  it('keeps an upstream that stops sending for longer than its timeout, as upstream_timeout', async () => {
+    const client = new OpenAI({ apiKey: 'sk-alice', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const recorded = gateway.nextRecord();
+    const stream = await client.chat.completions.create({ model: 'stalls', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    let text = '';
+    const failure = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    })().catch((error) => error);
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect(failure.message).toContain('did not answer in time');
+    const generation = await recorded;
+    expect(generation.reason).toBe('upstream_timeout');
+    const record = await api(`/v1/recoveries/${generation.requestId}`, 'sk-alice');
+    expect(record.body.interrupted_reason).toBe('upstream_timeout');
     expect(JSON.parse(record.body.response.body_raw).choices[0].message.content).toBe(text);
   });
 

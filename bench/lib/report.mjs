@@ -1,4 +1,4 @@
-// The budget of issue 6 and the results table (plain text for the terminal, markdown for the README).
+// The performance budget and the results table (plain text for the terminal, markdown for the README).
 
 /** Each line of the budget: a scenario's metric, as a ratio to the reference or an absolute value. */
 export const BUDGET = [

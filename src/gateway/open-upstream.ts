@@ -93,23 +93,30 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     timeoutMs: provider.timeoutMs,
   });
   if (response.status >= 400) {
-    const text = await readBodyText(response.body);
+    const text = await readBodyText(response.body).catch((error: unknown) => {
+      throw response.failure(error);
+    });
     return { kind: 'error', error: upstreamCodec.decodeError(response.status, text), upstreamProtocol: provider.type };
   }
   const contentType = String(response.headers['content-type'] ?? '');
   if (request.stream && !contentType.includes('text/event-stream')) {
     // Some compatible servers ignore `stream`: expand their whole answer into parts.
-    const text = await readBodyText(response.body);
+    const text = await readBodyText(response.body).catch((error: unknown) => {
+      throw response.failure(error);
+    });
     const parts = expandResponseToStreamParts(upstreamCodec.decodeResponse(parseUpstreamJson(text))).values();
     return { kind: 'parts', source: createGeneratorSource(toAsync(parts), parts.next()) };
   }
   if (request.stream) {
     const decoder = upstreamCodec.createStreamDecoder();
     return passthrough
-      ? { kind: 'passthrough-stream', source: createPassthroughSource({ body: response.body, decoder, hidden }) }
-      : { kind: 'parts', source: createSseSource({ body: response.body, decoder }) };
+      ? { kind: 'passthrough-stream', source: createPassthroughSource({ body: response.body, decoder, hidden, failure: response.failure }) }
+      : { kind: 'parts', source: createSseSource({ body: response.body, decoder, failure: response.failure }) };
   }
-  return { kind: 'json', body: await readBody(response.body), passthrough, upstreamCodec };
+  const body = await readBody(response.body).catch((error: unknown) => {
+    throw response.failure(error);
+  });
+  return { kind: 'json', body, passthrough, upstreamCodec };
 }
 
 export function parseUpstreamJson(text: string | Buffer): unknown {

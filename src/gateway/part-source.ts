@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { GatewayError } from '../core/gateway-error.js';
 import type { StreamPart } from '../core/stream-part.js';
 import type { StreamDecoder } from '../protocols/protocol-codec.js';
 import { createSseParser } from '../sse/parse-sse.js';
@@ -13,7 +14,7 @@ export interface PartSource {
 }
 
 /** An upstream SSE body decoded event by event as it arrives, for a client of another protocol. */
-export function createSseSource(options: { body: Readable; decoder: StreamDecoder }): PartSource {
+export function createSseSource(options: { body: Readable; decoder: StreamDecoder; failure: (error: unknown) => GatewayError }): PartSource {
   return {
     async run(onBatch) {
       let parts: StreamPart[] = [];
@@ -29,6 +30,8 @@ export function createSseSource(options: { body: Readable; decoder: StreamDecode
       await consumeStream(options.body, (chunk) => {
         parser.feed(chunk);
         return flush();
+      }).catch((error: unknown) => {
+        throw options.failure(error);
       });
       parser.end();
       for (const part of options.decoder.end()) parts.push(part);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../core/gateway-error.js';
 import { getCodec } from '../protocols/codecs.js';
 import { parseSseEvents } from '../sse/parse-sse.js';
 import { createPassthroughSource } from './passthrough-source.js';
@@ -16,6 +17,7 @@ async function pass(pieces: string[], hide: boolean) {
     body: Readable.from(pieces.map((piece) => Buffer.from(piece))),
     decoder: getCodec('openai-chat').createStreamDecoder(),
     hidden: hide ? prepared.hideEvent : undefined,
+    failure: (error) => new GatewayError('upstream_error', String(error)),
   });
   const written: Array<Buffer | string> = [];
   await source.run((bytes) => void written.push(bytes));

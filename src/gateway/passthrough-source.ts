@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
+import { GatewayError } from '../core/gateway-error.js';
 import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
 import { createSseParser, findLastEventEnd, parseSseEvents } from '../sse/parse-sse.js';
 import { formatSseEvent } from '../sse/write-sse.js';
@@ -15,46 +16,61 @@ export interface PassthroughSource {
   readonly tap: StreamCollector;
 }
 
-export function createPassthroughSource(options: { body: Readable; decoder: StreamDecoder; hidden?: HiddenEvents }): PassthroughSource {
+export function createPassthroughSource(options: {
+  body: Readable;
+  decoder: StreamDecoder;
+  hidden?: HiddenEvents;
+  failure: (error: unknown) => GatewayError;
+}): PassthroughSource {
   const tap = createPassthroughTap(options.decoder);
-  const hidden = options.hidden;
   return {
     tap,
-    async run(onBytes) {
-      if (!hidden) {
-        await consumeStream(options.body, (chunk) => {
-          tap.push(chunk);
-          return onBytes(chunk);
-        });
-        tap.end();
-        return;
-      }
-      // Hidden events are found by whole events: bytes are held until their event is complete.
-      let held: Buffer | undefined;
-      await consumeStream(options.body, (chunk) => {
-        const bytes = held ? Buffer.concat([held, chunk]) : chunk;
-        const end = findLastEventEnd(bytes);
-        if (end < 0) {
-          held = bytes;
-          return undefined;
-        }
-        const complete = end === bytes.length ? bytes : bytes.subarray(0, end);
-        held = end === bytes.length ? undefined : bytes.subarray(end);
-        tap.push(complete);
-        if (!complete.includes(hidden.marker)) return onBytes(complete);
-        const text = parseSseEvents(complete)
-          .filter((event) => !hidden.test(event))
-          .map((event) => (event.unframed ? `${event.data}\n` : formatSseEvent(event)))
-          .join('');
-        return text ? onBytes(text) : undefined;
-      });
-      if (held) {
-        tap.push(held);
-        await onBytes(held);
-      }
-      tap.end();
-    },
+    run: (onBytes) =>
+      forward(options.body, tap, options.hidden, onBytes).catch((error: unknown) => {
+        throw GatewayError.is(error) ? error : options.failure(error);
+      }),
   };
+}
+
+/** Writes the upstream's bytes on as they arrive, keeping each in the tap. */
+async function forward(
+  body: Readable,
+  tap: PassthroughTap,
+  hidden: HiddenEvents | undefined,
+  onBytes: (bytes: Buffer | string) => Promise<void> | void,
+): Promise<void> {
+  if (!hidden) {
+    await consumeStream(body, (chunk) => {
+      tap.push(chunk);
+      return onBytes(chunk);
+    });
+    tap.end();
+    return;
+  }
+  // Hidden events are found by whole events: bytes are held until their event is complete.
+  let held: Buffer | undefined;
+  await consumeStream(body, (chunk) => {
+    const bytes = held ? Buffer.concat([held, chunk]) : chunk;
+    const end = findLastEventEnd(bytes);
+    if (end < 0) {
+      held = bytes;
+      return undefined;
+    }
+    const complete = end === bytes.length ? bytes : bytes.subarray(0, end);
+    held = end === bytes.length ? undefined : bytes.subarray(end);
+    tap.push(complete);
+    if (!complete.includes(hidden.marker)) return onBytes(complete);
+    const text = parseSseEvents(complete)
+      .filter((event) => !hidden.test(event))
+      .map((event) => (event.unframed ? `${event.data}\n` : formatSseEvent(event)))
+      .join('');
+    return text ? onBytes(text) : undefined;
+  });
+  if (held) {
+    tap.push(held);
+    await onBytes(held);
+  }
+  tap.end();
 }
 
 /** Bytes kept as they came, decoded into a response only when asked. */

@@ -19,6 +19,8 @@ export interface UpstreamResponse {
   headers: Record<string, string | string[] | undefined>;
   /** The body as it arrives; never buffered here. */
   body: Readable;
+  /** A failure while reading the body (timeout, cut connection) as a GatewayError. */
+  failure(error: unknown): GatewayError;
 }
 
 export interface UpstreamClient {
@@ -66,7 +68,7 @@ export function createUpstreamClient(): UpstreamClient {
           headersTimeout: request.timeoutMs,
           bodyTimeout: request.timeoutMs,
         });
-        return { status: response.statusCode, headers: response.headers, body: response.body };
+        return { status: response.statusCode, headers: response.headers, body: response.body, failure: (error) => toUpstreamError(error, origin) };
       } catch (error) {
         throw toUpstreamError(error, origin);
       }

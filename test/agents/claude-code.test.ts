@@ -58,7 +58,7 @@ it('serves the endpoints Claude Code may call besides /v1/messages: HEAD /api/he
   expect(list.data.every((model) => model.type === 'model')).toBe(true);
 });
 
-/** What this version of Claude Code sends (issue 5), so that every test exercises it. */
+/** What this version of Claude Code sends (documented in docs/agents.md), so that every test exercises it. */
 function expectClaudeCodeRequests(result: ScenarioResult): void {
   for (const exchange of result.client.filter((entry) => entry.method === 'POST')) {
     expect(exchange.url).toBe('/v1/messages?beta=true');

@@ -64,7 +64,7 @@ it('falls back to HTTP at once when its WebSocket upgrade on /v1/responses is an
   expect(String(upgrade!.headers.upgrade).toLowerCase()).toBe('websocket');
 });
 
-/** What this version of Codex sends (issue 5), so that every test exercises it. */
+/** What this version of Codex sends (documented in docs/agents.md), so that every test exercises it. */
 function expectCodexRequests(result: ScenarioResult, options: CodexOptions): void {
   for (const exchange of result.client.filter((entry) => entry.method === 'POST')) {
     expect(exchange.url).toBe('/v1/responses');

@@ -47,7 +47,7 @@ describe.each(UPSTREAM_PROTOCOLS)('Gemini CLI → gateway → %s vendor', (targe
 });
 
 /**
- * What this version of Gemini CLI sends (issue 5): first a non-stream routing request whose JSON
+ * What this version of Gemini CLI sends (docs/agents.md): first a non-stream routing request whose JSON
  * answer it parses strictly (it then picks a flash model: the vendor scores every task 10), then
  * streamed turns with tools in `parametersJsonSchema` and a thinking level.
  */

@@ -20,6 +20,9 @@ export type FakeReply =
       delayMs?: number;
       /** Cut the connection after this many records (an upstream that breaks). */
       breakAfter?: number;
+      /** Go silent for `stallMs` after this many records (an upstream that hangs). */
+      stallAfter?: number;
+      stallMs?: number;
     };
 
 export interface FakeUpstream {
@@ -54,6 +57,7 @@ export async function startFakeUpstream(reply: (request: RecordedRequest) => Fak
         response.destroy();
         return;
       }
+      if (answer.stallAfter !== undefined && index === answer.stallAfter) await sleep(answer.stallMs ?? 1000);
       if (answer.delayMs) await sleep(answer.delayMs);
       if (response.destroyed) return;
       response.write(record);
