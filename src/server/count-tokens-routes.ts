@@ -30,8 +30,8 @@ async function count(event: H3Event, gateway: Gateway, authenticate: Authenticat
       throw invalidRequest(undefined, 'anthropic-version: header is required.');
     }
     const body = await readJsonBody(event, config.server.bodyLimitBytes);
-    return jsonResponse(shape(await countInputTokens(protocol, body.json, pathModel)));
+    return jsonResponse(event, shape(await countInputTokens(protocol, body.json, pathModel)));
   } catch (error) {
-    return errorResponse(protocol, error);
+    return errorResponse(event, protocol, error);
   }
 }

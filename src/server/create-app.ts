@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { H3, HTTPResponse, type H3Event } from 'h3';
+import { H3, HTTPResponse } from 'h3';
 import { GatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Gateway } from '../gateway/create-gateway.js';
@@ -8,7 +7,7 @@ import { registerCountTokensRoutes } from './count-tokens-routes.js';
 import { registerGenerationRoutes } from './generation-routes.js';
 import { registerModelsRoutes } from './models-routes.js';
 import { createRequestAuthenticator, type AuthenticateRequest } from './request-auth.js';
-import { errorResponse, jsonResponse } from './to-http-response.js';
+import { errorResponse, jsonResponse, requestIdHeaders } from './to-http-response.js';
 
 export interface AppOptions {
   gateway: Gateway;
@@ -25,38 +24,19 @@ export function createApp(options: AppOptions): H3 {
       const status = error.status ?? 500;
       if (status >= 500) options.logger.error(`${event.req.method} ${event.url.pathname}: ${error.cause instanceof Error ? error.cause.stack : error.message}`);
       const message = status === 404 ? `Unknown endpoint ${event.req.method} ${event.url.pathname}.` : status >= 500 ? 'Internal gateway error.' : error.message;
-      const response = errorResponse(protocolOfPath(event.url.pathname), new GatewayError(status === 404 ? 'not_found' : status >= 500 ? 'internal' : 'invalid_request', message, { status }));
-      return withRequestId(response, event);
+      return errorResponse(event, protocolOfPath(event.url.pathname), new GatewayError(status === 404 ? 'not_found' : status >= 500 ? 'internal' : 'invalid_request', message, { status }));
     },
   });
-  app.use((event) => {
-    const requestId = randomUUID();
-    event.context.requestId = requestId;
-    // Both names: OpenAI's SDK reads x-request-id, Anthropic's request-id.
-    event.res.headers.set('x-request-id', requestId);
-    event.res.headers.set('request-id', requestId);
-    event.res.errHeaders.set('x-request-id', requestId);
-    event.res.errHeaders.set('request-id', requestId);
-  });
-  app.get('/', () => jsonResponse({ name: 'switchyard', endpoints: ['/v1/chat/completions', '/v1/messages', '/v1/responses', '/v1beta/models/{model}:generateContent', '/v1/models', '/v1/recoveries'] }));
-  app.get('/health', () => jsonResponse({ status: 'ok' }));
+  app.get('/', (event) => jsonResponse(event, { name: 'switchyard', endpoints: ['/v1/chat/completions', '/v1/messages', '/v1/responses', '/v1beta/models/{model}:generateContent', '/v1/models', '/v1/recoveries'] }));
+  app.get('/health', (event) => jsonResponse(event, { status: 'ok' }));
   // Claude Code checks that the server answers.
-  app.on('HEAD', '/api/hello', () => new HTTPResponse(null, { status: 200 }));
+  app.on('HEAD', '/api/hello', (event) => new HTTPResponse(null, { status: 200, headers: requestIdHeaders(event) }));
   registerModelsRoutes(app, options.gateway);
   const authenticate = createRequestAuthenticator(options.gateway);
   registerCountTokensRoutes(app, options.gateway, authenticate);
   registerGenerationRoutes(app, options.gateway, authenticate);
   options.register?.(app, authenticate);
   return app;
-}
-
-function withRequestId(response: HTTPResponse, event: H3Event): HTTPResponse {
-  const requestId = event.context.requestId;
-  if (typeof requestId === 'string') {
-    response.headers.set('x-request-id', requestId);
-    response.headers.set('request-id', requestId);
-  }
-  return response;
 }
 
 function protocolOfPath(pathname: string): Protocol {

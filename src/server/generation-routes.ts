@@ -6,7 +6,7 @@ import { countGeminiTokens } from './count-tokens-routes.js';
 import { readJsonBody } from './read-request-body.js';
 import type { AuthenticateRequest } from './request-auth.js';
 import { connectionOf } from './connection-of.js';
-import { errorResponse, sendGenerationOutput } from './to-http-response.js';
+import { errorResponse, requestIdOf, sendGenerationOutput } from './to-http-response.js';
 
 /** The generation endpoints of the four protocols. */
 export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate: AuthenticateRequest): void {
@@ -15,7 +15,7 @@ export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate
   app.post('/v1/messages', (event) => handleGeneration(event, gateway, authenticate, 'anthropic-messages'));
   // Codex CLI may try a WebSocket first; 426 makes it fall back to HTTP at once (400 would be fatal).
   app.get('/v1/responses', (event) =>
-    errorResponse('openai-responses', new GatewayError('invalid_request', 'WebSocket is not supported on /v1/responses; use HTTP POST.', { status: 426 })),
+    errorResponse(event, 'openai-responses', new GatewayError('invalid_request', 'WebSocket is not supported on /v1/responses; use HTTP POST.', { status: 426 })),
   );
   // Gemini: /v1beta/models/{model}:{action}, and the same under /v1/ (@google/genai 3.x).
   for (const prefix of ['/v1beta/models/', '/v1/models/']) {
@@ -27,7 +27,7 @@ export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate
       if (action === 'generateContent') return handleGeneration(event, gateway, authenticate, 'gemini', { pathModel: model, pathStream: false });
       if (action === 'streamGenerateContent') return handleGeneration(event, gateway, authenticate, 'gemini', { pathModel: model, pathStream: true });
       if (action === 'countTokens') return countGeminiTokens(event, gateway, authenticate, model);
-      return errorResponse('gemini', new GatewayError('not_found', `Unknown method '${action}' on models/${model}.`));
+      return errorResponse(event, 'gemini', new GatewayError('not_found', `Unknown method '${action}' on models/${model}.`));
     });
   }
 }
@@ -52,12 +52,12 @@ async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: 
       ...path,
       clientHeader: (name) => event.req.headers.get(name) ?? undefined,
       user,
-      requestId: String(event.context.requestId),
+      requestId: requestIdOf(event),
       client: connectionOf(event),
       ...(policy !== null && { disconnectPolicy: policy }),
     });
     return await sendGenerationOutput(event, output);
   } catch (error) {
-    return errorResponse(protocol, error);
+    return errorResponse(event, protocol, error);
   }
 }

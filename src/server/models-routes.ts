@@ -13,14 +13,14 @@ import { GatewayError } from '../core/gateway-error.js';
 export function registerModelsRoutes(app: H3, gateway: Gateway): void {
   app.get('/v1/models', (event) => {
     const models = gateway.listModels();
-    if (wantsGemini(event)) return jsonResponse({ models: models.map(toGeminiModel) });
+    if (wantsGemini(event)) return jsonResponse(event, { models: models.map(toGeminiModel) });
     if (wantsAnthropic(event)) {
       const data = models.map((model) => ({ ...toOpenAIModel(model), ...toAnthropicFields(model) }));
-      return jsonResponse({ object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
+      return jsonResponse(event, { object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
     }
-    return jsonResponse({ object: 'list', data: models.map(toOpenAIModel) });
+    return jsonResponse(event, { object: 'list', data: models.map(toOpenAIModel) });
   });
-  app.get('/v1beta/models', () => jsonResponse({ models: gateway.listModels().map(toGeminiModel) }));
+  app.get('/v1beta/models', (event) => jsonResponse(event, { models: gateway.listModels().map(toGeminiModel) }));
   app.get('/v1/models/**', (event) => singleModel(event, gateway, wantsGemini(event) ? 'gemini' : wantsAnthropic(event) ? 'anthropic' : 'openai'));
   app.get('/v1beta/models/**', (event) => singleModel(event, gateway, 'gemini'));
 }
@@ -30,10 +30,10 @@ function singleModel(event: H3Event, gateway: Gateway, shape: 'openai' | 'anthro
   const id = decodeURIComponent(event.url.pathname.slice(prefix.length)).replace(/^models\//, '');
   const model = gateway.listModels().find((entry) => entry.id === id);
   const protocol = shape === 'gemini' ? 'gemini' : shape === 'anthropic' ? 'anthropic-messages' : 'openai-chat';
-  if (!model) return errorResponse(protocol, new GatewayError('not_found', `The model '${id}' does not exist. List the available models with GET /v1/models.`, { detailCode: 'model_not_found' }));
-  if (shape === 'gemini') return jsonResponse(toGeminiModel(model));
-  if (shape === 'anthropic') return jsonResponse({ ...toOpenAIModel(model), ...toAnthropicFields(model) });
-  return jsonResponse(toOpenAIModel(model));
+  if (!model) return errorResponse(event, protocol, new GatewayError('not_found', `The model '${id}' does not exist. List the available models with GET /v1/models.`, { detailCode: 'model_not_found' }));
+  if (shape === 'gemini') return jsonResponse(event, toGeminiModel(model));
+  if (shape === 'anthropic') return jsonResponse(event, { ...toOpenAIModel(model), ...toAnthropicFields(model) });
+  return jsonResponse(event, toOpenAIModel(model));
 }
 
 const wantsGemini = (event: H3Event) => event.req.headers.has('x-goog-api-key') || event.req.headers.has('x-vendorc-api-key');

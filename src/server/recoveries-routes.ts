@@ -19,9 +19,9 @@ export function registerRecoveriesRoutes(app: H3, gateway: Gateway, store: Recov
     try {
       const { user } = authenticate(event);
       const response = await run(event, user);
-      return jsonResponse(response.body, response.status);
+      return jsonResponse(event, response.body, response.status);
     } catch (error) {
-      return errorResponse('openai-chat', error);
+      return errorResponse(event, 'openai-chat', error);
     }
   };
   const id = (event: H3Event) => decodeURIComponent(event.url.pathname.slice('/v1/recoveries/'.length));
