@@ -13,6 +13,7 @@ import { createUpstreamAuthHeaders } from '../providers/upstream-auth-headers.js
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import { createGeneratorSource, createSseSource, type PartSource } from './part-source.js';
 import { createPassthroughSource, type PassthroughSource } from './passthrough-source.js';
+import type { UpstreamStop } from './interruption.js';
 import { readBody, readBodyText } from './read-body.js';
 
 /** What the upstream answered before anything reached the client. */
@@ -32,7 +33,7 @@ export interface OpenUpstreamInput {
   clientHeader: (name: string) => string | undefined;
   provider: ProviderConfig;
   model: string;
-  signal: AbortSignal;
+  signal: UpstreamStop;
   warnings: Warning[];
 }
 
@@ -45,7 +46,7 @@ const FORWARDED_CLIENT_HEADERS: Partial<Record<Protocol, readonly string[]>> = {
 export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamClient): Promise<OpenedUpstream> {
   const { provider, request } = input;
   if (provider.type === 'mock') {
-    const parts = generateMock(request, input.model, provider.mock!, input.signal);
+    const parts = generateMock(request, input.model, provider.mock!, input.signal.toAbortSignal());
     try {
       // mock-fail and unknown models fail here, before any output, like an upstream's error status.
       const first = await parts.next();

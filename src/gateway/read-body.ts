@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
+import { consumeStream } from './consume-stream.js';
 
 /** A whole upstream body (non-stream responses and error bodies), as the bytes that arrived. */
 export async function readBody(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
+  await consumeStream(body, (chunk) => void chunks.push(chunk));
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
 }
 

@@ -1,4 +1,5 @@
 import { Pool, errors as undiciErrors } from 'undici';
+import type { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { GatewayError } from '../core/gateway-error.js';
 
@@ -10,7 +11,8 @@ export interface UpstreamRequest {
   method?: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string;
-  signal?: AbortSignal;
+  /** An AbortSignal, or an EventEmitter with `aborted` that emits `abort` (undici takes both). */
+  signal?: AbortSignal | EventEmitter;
   timeoutMs: number;
 }
 

@@ -26,13 +26,15 @@ export function createGeminiStreamDecoder(): StreamDecoder {
   let started = false;
   let finished = false;
   let responseId: string | undefined;
-  let usage: Usage | undefined;
+  // Usage comes on every record and only the last counts: kept raw, converted once at the end.
+  let rawUsage: unknown;
   let promptFeedback: unknown;
   let unframed = '';
 
   const finish = (): StreamPart[] => {
     if (finished || !started) return [];
     finished = true;
+    const usage: Usage | undefined = rawUsage === undefined ? undefined : convertGeminiUsage(rawUsage);
     const parts: StreamPart[] = [];
     const states = [...candidates.values()].sort((left, right) => left.index - right.index);
     const metadata = buildGeminiResponseMetadata(new Map(states.map((state) => [state.index, state.fields])), promptFeedback);
@@ -95,7 +97,7 @@ export function createGeminiStreamDecoder(): StreamDecoder {
         responseId = typeof chunk.responseId === 'string' ? chunk.responseId : undefined;
         parts.push({ type: 'start', ...(responseId !== undefined && { id: responseId }), ...(typeof chunk.modelVersion === 'string' && { model: chunk.modelVersion }) });
       }
-      if (chunk.usageMetadata !== undefined) usage = convertGeminiUsage(chunk.usageMetadata);
+      if (chunk.usageMetadata !== undefined) rawUsage = chunk.usageMetadata;
       if (chunk.promptFeedback !== undefined) promptFeedback = chunk.promptFeedback;
       const rawCandidates = Array.isArray(chunk.candidates) ? chunk.candidates.filter(isJsonObject) : [];
       rawCandidates.forEach((candidate, position) => {
@@ -107,9 +109,8 @@ export function createGeminiStreamDecoder(): StreamDecoder {
         }
         decodeGeminiCandidateChunk(state, candidate, parts);
       });
-      const states = [...candidates.values()];
-      const blocked = states.length === 0 && isJsonObject(promptFeedback) && promptFeedback.blockReason !== undefined;
-      if (blocked || (states.length > 0 && states.every((state) => state.finishReason !== undefined))) parts.push(...finish());
+      const blocked = candidates.size === 0 && isJsonObject(promptFeedback) && promptFeedback.blockReason !== undefined;
+      if (blocked || (candidates.size > 0 && everyCandidateFinished(candidates))) parts.push(...finish());
       return parts;
     },
     end(): StreamPart[] {
@@ -136,4 +137,9 @@ function toStreamError(error: JsonObject, text: string): GatewayError {
   const decoded = decodeGeminiError(code, text);
   if (decoded.code !== 'invalid_request') return decoded;
   return new GatewayError('upstream_error', decoded.message, { status: 502, upstream: decoded.upstream, detailCode: decoded.detailCode });
+}
+
+function everyCandidateFinished(candidates: Map<number, GeminiCandidateState>): boolean {
+  for (const state of candidates.values()) if (state.finishReason === undefined) return false;
+  return true;
 }

@@ -3,7 +3,7 @@ import type { Usage } from '../../core/usage.js';
 import type { OutboundChunk } from '../../sse/sse-event.js';
 import type { ResponseContext, StreamEncoder } from '../protocol-codec.js';
 import type { JsonObject } from '../read-fields.js';
-import { toOpenAIChatUsage } from './convert-usage.js';
+import { toOpenAIChatUsage, type OpenAIChatUsage } from './convert-usage.js';
 import { encodeOpenAIError } from './encode-error.js';
 import { openAIChatCompletionId } from './encode-response.js';
 import { toOpenAIChatFinishReason } from './map-finish-reason.js';
@@ -27,17 +27,11 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
   let failed = false;
   let done = false;
 
-  const chunk = (choiceList: JsonObject[], extra?: JsonObject): OutboundChunk => ({
-    data: JSON.stringify({
-      id,
-      object: 'chat.completion.chunk',
-      created: context.created,
-      model: context.model,
-      system_fingerprint: null,
-      choices: choiceList,
-      ...(includeUsage && { usage: null }),
-      ...extra,
-    }),
+  // Every chunk shares its head: written once, not stringified again for each of them.
+  const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${context.created},"model":${JSON.stringify(context.model)},"system_fingerprint":null,"choices":`;
+  const tail = includeUsage ? ',"usage":null}' : '}';
+  const chunk = (choiceList: JsonObject[], usage?: OpenAIChatUsage): OutboundChunk => ({
+    data: head + JSON.stringify(choiceList) + (usage ? `,"usage":${JSON.stringify(usage)}}` : tail),
   });
 
   const delta = (index: number, body: JsonObject): OutboundChunk[] => {
@@ -130,7 +124,7 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
       if (failed) return [];
       done = true;
       const out: OutboundChunk[] = [];
-      if (includeUsage) out.push(chunk([], { usage: toOpenAIChatUsage(usage ?? { input: {}, output: {} }) }));
+      if (includeUsage) out.push(chunk([], toOpenAIChatUsage(usage ?? { input: {}, output: {} })));
       out.push({ data: '[DONE]' });
       return out;
     },
