@@ -16,6 +16,8 @@ const REPLIES: Record<string, () => FakeReply> = {
   'error-400': () => ({ status: 400, json: readFixture('openai-chat', 'error-400.json') }),
   'error-404': () => ({ status: 404, json: readFixture('openai-chat', 'error-404-model.json') }),
   'error-500-text': () => ({ status: 500, json: 'upstream exploded', headers: { 'content-type': 'text/plain' } }),
+  'error-401-key': () => ({ status: 401, json: '{"error":{"message":"Incorrect API key provided: sk-upstream-secret.","type":"invalid_request_error","code":"invalid_api_key"}}' }),
+  'error-400-key': () => ({ status: 400, json: '{"error":{"message":"Key sk-upstream-secret cannot use this model.","type":"invalid_request_error","code":null}}' }),
 };
 
 let upstream: FakeUpstream;
@@ -127,6 +129,17 @@ describe('OpenAI Chat passthrough to an OpenAI-compatible upstream', () => {
     expect(notFound.error.code).toBe('model_not_found');
     const broken = await client.chat.completions.create({ model: 'error-500-text', messages: [{ role: 'user', content: 'hi' }] }).catch((error) => error);
     expect(broken.status).toBe(500);
+  });
+
+  it("never shows the client the gateway's own upstream key", async () => {
+    const refused = await client.chat.completions.create({ model: 'error-401-key', messages: [{ role: 'user', content: 'hi' }] }).catch((error) => error);
+    // The client's key was fine: the gateway's credentials were not.
+    expect(refused.status).toBe(502);
+    expect(refused.error.message).toContain("provider 'fake' refused the gateway's credentials");
+    const quoted = await client.chat.completions.create({ model: 'error-400-key', messages: [{ role: 'user', content: 'hi' }] }).catch((error) => error);
+    expect(quoted.status).toBe(400);
+    expect(quoted.error.message).toBe('Key [redacted] cannot use this model.');
+    expect(JSON.stringify([refused.error, quoted.error, gateway.logs])).not.toContain('sk-upstream-secret');
   });
 
   it('answers 502 in the OpenAI envelope when the upstream cannot be reached', async () => {

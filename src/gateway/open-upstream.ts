@@ -97,7 +97,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     const text = await readBodyText(response.body).catch((error: unknown) => {
       throw response.failure(error);
     });
-    return { kind: 'error', error: upstreamCodec.decodeError(response.status, text), upstreamProtocol: provider.type };
+    return { kind: 'error', error: decodeUpstreamFailure(upstreamCodec, provider, response.status, text), upstreamProtocol: provider.type };
   }
   const contentType = String(response.headers['content-type'] ?? '');
   if (request.stream && !contentType.includes('text/event-stream')) {
@@ -130,4 +130,21 @@ export function parseUpstreamJson(text: string | Buffer): unknown {
 
 function toAsync(parts: Iterator<StreamPart>): AsyncIterator<StreamPart> {
   return { next: async () => parts.next() };
+}
+
+/**
+ * An upstream's error answer. A 401 or 403 is about the gateway's own credentials, not the
+ * client's: the client gets a 502 saying which provider to fix, never the upstream's text (which
+ * may quote part of the key). Any other error body has the provider's key blanked out, if quoted.
+ */
+function decodeUpstreamFailure(codec: ProtocolCodec, provider: ProviderConfig, status: number, text: string): GatewayError {
+  if (status === 401 || status === 403) {
+    return new GatewayError(
+      'upstream_error',
+      `The upstream of provider '${provider.id}' refused the gateway's credentials (HTTP ${status}): check providers.${provider.id}.apiKey in the gateway's config.`,
+      { status: 502, detailCode: 'upstream_credentials' },
+    );
+  }
+  const key = provider.apiKey;
+  return codec.decodeError(status, key && key.length >= 8 ? text.replaceAll(key, '[redacted]') : text);
 }
