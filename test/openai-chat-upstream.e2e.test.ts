@@ -7,6 +7,7 @@ import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 /** Which fixture the fake OpenAI upstream replays, chosen by the requested model. */
 const REPLIES: Record<string, () => FakeReply> = {
   'text': () => ({ json: readFixture('openai-chat', 'text.json') }),
+  'own-key-text': () => ({ json: readFixture('openai-chat', 'text.json') }),
   'text-stream': () => ({ sse: readFixture('openai-chat', 'text-stream.sse') }),
   'text-usage-stream': () => ({ sse: readFixture('openai-chat', 'text-usage-stream.sse') }),
   'tool-call-stream': () => ({ sse: readFixture('openai-chat', 'tool-call-stream.sse') }),
@@ -27,7 +28,10 @@ let client: OpenAI;
 beforeAll(async () => {
   upstream = await startFakeUpstream((request) => REPLIES[JSON.parse(request.body).model]());
   gateway = await startTestGateway({
-    providers: { fake: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-secret', models: Object.keys(REPLIES), discoverModels: false } },
+    providers: {
+      fake: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'sk-upstream-secret', models: Object.keys(REPLIES), discoverModels: false },
+      own: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, forwardClientKey: true, discoverModels: false },
+    },
   });
   client = new OpenAI({ apiKey: 'sk-client', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 });
@@ -60,6 +64,11 @@ describe('OpenAI Chat passthrough to an OpenAI-compatible upstream', () => {
       .withResponse();
     expect(response.headers.get('x-switchyard-warnings')).toBeNull();
     expect(JSON.parse(upstream.requests.at(-1)!.body)).toMatchObject({ messages: [{ name: 'alice' }], logit_bias: { '50256': -100 } });
+  });
+
+  it("sends the client's own key to a provider with forwardClientKey", async () => {
+    await client.chat.completions.create({ model: 'own/own-key-text', messages: [{ role: 'user', content: 'hi' }] });
+    expect(upstream.requests.at(-1)!.headers.authorization).toBe('Bearer sk-client');
   });
 
   it('returns a non-stream completion as the upstream sent it', async () => {

@@ -12,6 +12,8 @@ export interface ProviderConfig {
   headers: Record<string, string>;
   /** Fetch the upstream's model list in the background (default: on for remote presets). */
   discoverModels: boolean;
+  /** Send the client's own key upstream instead of `apiKey` (each user pays with their key). */
+  forwardClientKey: boolean;
   /** Upstream headers and body timeout. */
   timeoutMs: number;
   /** Mock provider options. */

@@ -56,6 +56,7 @@ export function parseConfig(input: unknown, env: Record<string, string | undefin
       models: [],
       headers: {},
       discoverModels: true,
+      forwardClientKey: false,
       timeoutMs: DEFAULT_TIMEOUT_MS,
     });
   }
@@ -109,7 +110,7 @@ type Fail = (field: string | undefined, detail: string) => never;
 function parseProvider(id: string, value: unknown, env: Record<string, string | undefined>, fail: Fail): ProviderConfig {
   const field = `providers.${id}`;
   const raw = requireRaw(value, field, fail);
-  const known = new Set(['type', 'preset', 'baseURL', 'apiKey', 'models', 'headers', 'discoverModels', 'timeoutMs', 'enabled', 'slowIntervalMs', 'slowPieces', 'failStatus']);
+  const known = new Set(['type', 'preset', 'baseURL', 'apiKey', 'models', 'headers', 'discoverModels', 'forwardClientKey', 'timeoutMs', 'enabled', 'slowIntervalMs', 'slowPieces', 'failStatus']);
   for (const key of Object.keys(raw)) if (!known.has(key)) fail(`${field}.${key}`, `unknown setting (known: ${[...known].join(', ')})`);
   const presetName = optionalString(raw.preset, `${field}.preset`, fail);
   const preset = presetName === undefined ? undefined : PROVIDER_PRESETS[presetName];
@@ -141,6 +142,7 @@ function parseProvider(id: string, value: unknown, env: Record<string, string | 
     models: parseModels(raw.models, `${field}.models`, fail),
     headers,
     discoverModels: optionalBoolean(raw.discoverModels, `${field}.discoverModels`, fail) ?? true,
+    forwardClientKey: optionalBoolean(raw.forwardClientKey, `${field}.forwardClientKey`, fail) ?? false,
     timeoutMs: optionalNumber(raw.timeoutMs, `${field}.timeoutMs`, fail, 1, 24 * 3_600_000) ?? DEFAULT_TIMEOUT_MS,
   };
 }
@@ -155,6 +157,7 @@ function createMockProvider(id: string, raw: Raw, fail: Fail): ProviderConfig {
     models: parseModels(raw.models, `${field}.models`, fail),
     headers: {},
     discoverModels: false,
+    forwardClientKey: false,
     timeoutMs: DEFAULT_TIMEOUT_MS,
     mock: {
       slowIntervalMs: optionalNumber(raw.slowIntervalMs, `${field}.slowIntervalMs`, fail, 0, 60_000) ?? 100,

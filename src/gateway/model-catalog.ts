@@ -77,7 +77,8 @@ export function createModelCatalog(options: { upstream: UpstreamClient; now: () 
     },
     refresh(config) {
       for (const provider of config.providers) {
-        if (provider.type === 'mock' || !provider.discoverModels || inFlight.has(provider.id)) continue;
+        // A provider that forwards each client's key has none of its own to list models with.
+        if (provider.type === 'mock' || !provider.discoverModels || inFlight.has(provider.id) || (provider.forwardClientKey && !provider.apiKey)) continue;
         const entry = discovered.get(provider.id);
         if (entry && options.now() - entry.fetchedAt < REFRESH_INTERVAL_MS) continue;
         inFlight.add(provider.id);

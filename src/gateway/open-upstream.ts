@@ -31,6 +31,7 @@ export interface OpenUpstreamInput {
   bodyText: string;
   search: string;
   clientHeader: (name: string) => string | undefined;
+  clientKey?: string;
   provider: ProviderConfig;
   model: string;
   signal: UpstreamStop;
@@ -84,7 +85,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     baseURL: provider.baseURL,
     path,
     headers: {
-      ...createUpstreamAuthHeaders(provider.type, provider.apiKey),
+      ...createUpstreamAuthHeaders(provider.type, provider.forwardClientKey ? input.clientKey : provider.apiKey),
       ...provider.headers,
       ...extraHeaders,
       ...(request.stream && { accept: 'text/event-stream' }),
@@ -97,7 +98,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     const text = await readBodyText(response.body).catch((error: unknown) => {
       throw response.failure(error);
     });
-    return { kind: 'error', error: decodeUpstreamFailure(upstreamCodec, provider, response.status, text), upstreamProtocol: provider.type };
+    return { kind: 'error', error: decodeUpstreamFailure(upstreamCodec, provider, input.clientKey, response.status, text), upstreamProtocol: provider.type };
   }
   const contentType = String(response.headers['content-type'] ?? '');
   if (request.stream && !contentType.includes('text/event-stream')) {
@@ -137,7 +138,9 @@ function toAsync(parts: Iterator<StreamPart>): AsyncIterator<StreamPart> {
  * client's: the client gets a 502 saying which provider to fix, never the upstream's text (which
  * may quote part of the key). Any other error body has the provider's key blanked out, if quoted.
  */
-function decodeUpstreamFailure(codec: ProtocolCodec, provider: ProviderConfig, status: number, text: string): GatewayError {
+function decodeUpstreamFailure(codec: ProtocolCodec, provider: ProviderConfig, clientKey: string | undefined, status: number, text: string): GatewayError {
+  // With forwardClientKey the credentials are the client's own: their refusal is the client's to see.
+  if (provider.forwardClientKey) return codec.decodeError(status, clientKey && clientKey.length >= 8 ? text.replaceAll(clientKey, '[redacted]') : text);
   if (status === 401 || status === 403) {
     return new GatewayError(
       'upstream_error',

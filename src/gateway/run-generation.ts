@@ -50,6 +50,8 @@ export interface GenerationInput {
   pathStream?: boolean;
   clientHeader: (name: string) => string | undefined;
   user: string;
+  /** The client's key: sent upstream only to providers with `forwardClientKey`; never logged or stored. */
+  clientKey?: string;
   requestId: string;
   /** Whether the client has gone away. */
   client: ClientConnection;
@@ -127,7 +129,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     let opened: OpenedUpstream;
     try {
       opened = await openUpstream(
-        { inbound: input.inbound, request, body: input.body, bodyText: input.bodyText, search: input.search, clientHeader: input.clientHeader, provider, model, signal: interruption.signal, warnings },
+        { inbound: input.inbound, request, body: input.body, bodyText: input.bodyText, search: input.search, clientHeader: input.clientHeader, clientKey: input.clientKey, provider, model, signal: interruption.signal, warnings },
         deps.upstream,
       );
     } catch (error) {

@@ -35,7 +35,7 @@ export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate
 async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: AuthenticateRequest, protocol: Protocol, path: { pathModel?: string; pathStream?: boolean } = {}) {
   try {
     const config = gateway.config();
-    const { user } = authenticate(event);
+    const { user, key } = authenticate(event);
     if (protocol === 'anthropic-messages' && !event.req.headers.has('anthropic-version') && !event.req.headers.has('vendorb-version')) {
       throw invalidRequest(undefined, 'anthropic-version: header is required.');
     }
@@ -52,6 +52,7 @@ async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: 
       ...path,
       clientHeader: (name) => event.req.headers.get(name) ?? undefined,
       user,
+      clientKey: key,
       requestId: requestIdOf(event),
       client: connectionOf(event),
       ...(policy !== null && { disconnectPolicy: policy }),

@@ -4,7 +4,7 @@ import type { Gateway } from '../gateway/create-gateway.js';
 import { createAuthenticator, extractApiKey, type Authenticator } from './authenticate.js';
 
 /** The user of a request's key, under the config in force (one authenticator per config). */
-export type AuthenticateRequest = (event: H3Event) => { user: string };
+export type AuthenticateRequest = (event: H3Event) => { user: string; key: string };
 
 export function createRequestAuthenticator(gateway: Gateway): AuthenticateRequest {
   const authenticators = new WeakMap<GatewayConfig, Authenticator>();
@@ -15,6 +15,7 @@ export function createRequestAuthenticator(gateway: Gateway): AuthenticateReques
       authenticator = createAuthenticator(config.keys);
       authenticators.set(config, authenticator);
     }
-    return authenticator.authenticate(extractApiKey((name) => event.req.headers.get(name), () => event.url.searchParams));
+    const key = extractApiKey((name) => event.req.headers.get(name), () => event.url.searchParams);
+    return { ...authenticator.authenticate(key), key: key! };
   };
 }
