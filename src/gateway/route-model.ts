@@ -41,7 +41,7 @@ export function resolveModel(
   }
   throw new GatewayError(
     'not_found',
-    `The model '${name}' does not exist or no provider serves it. List the available models with GET /v1/models (or \`gateway models\`), or name one as provider/model.`,
+    `The model '${name}' does not exist or no provider serves it. List the available models with GET /v1/models, or name one as provider/model.`,
     { detailCode: 'model_not_found', param: 'model' },
   );
 }
