@@ -9,9 +9,17 @@ export interface Warning {
   details?: string;
 }
 
+/** Clients and proxies refuse very long headers (Node's default limit is 16 KB for them all). */
+const MAX_HEADER_LENGTH = 4000;
+
+/** Warnings as one header value: printable ASCII, and cut (saying how many more) when too long. */
 export function formatWarnings(warnings: readonly Warning[]): string {
-  return warnings
-    .map((warning) => `${warning.type} ${warning.feature}${warning.details ? `: ${warning.details}` : ''}`)
-    .join('; ')
-    .replace(/[^\x20-\x7e]/g, '?');
+  const texts = warnings.map((warning) => `${warning.type} ${warning.feature}${warning.details ? `: ${warning.details}` : ''}`.replace(/[^\x20-\x7e]/g, '?'));
+  let value = '';
+  for (const [position, text] of texts.entries()) {
+    const next = value ? `${value}; ${text}` : text;
+    if (next.length > MAX_HEADER_LENGTH) return `${value}; (+${texts.length - position} more)`;
+    value = next;
+  }
+  return value;
 }
