@@ -17,24 +17,6 @@ export function totalTokens(usage: Usage): number {
   return (usage.input.total ?? 0) + (usage.output.total ?? 0);
 }
 
-/** Sum of two usages (for fanned-out choices). */
-export function addUsage(left: Usage, right: Usage): Usage {
-  const add = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
-  return {
-    input: {
-      total: add(left.input.total, right.input.total),
-      noCache: add(left.input.noCache, right.input.noCache),
-      cacheRead: add(left.input.cacheRead, right.input.cacheRead),
-      cacheWrite: add(left.input.cacheWrite, right.input.cacheWrite),
-    },
-    output: {
-      total: add(left.output.total, right.output.total),
-      text: add(left.output.text, right.output.text),
-      reasoning: add(left.output.reasoning, right.output.reasoning),
-    },
-  };
-}
-
 /**
  * Usage from the counts OpenAI-style APIs report (input including cache, output including
  * reasoning), deriving the uncached input and the text output. Unknown counts stay undefined.

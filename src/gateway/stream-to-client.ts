@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { StreamCollector } from '../core/collect-stream.js';
 import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
-import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
+import type { ProtocolCodec, ResponseContext, StreamEncoder } from '../protocols/protocol-codec.js';
 import { formatOutboundChunks } from '../sse/write-sse.js';
 import type { ClientConnection } from './client-connection.js';
 import { createClientStream } from './client-stream.js';
@@ -24,10 +24,12 @@ export function streamToClient(options: {
   onEnd: (error: GatewayError | undefined) => Promise<void>;
 }): Readable {
   const { opened, collector } = options;
-  const encoder = options.codec.createStreamEncoder(options.context);
   const passthrough = opened.kind === 'passthrough-stream';
+  // Made on first use: a passthrough stream needs one only to write an error in the client's protocol.
+  let encoder: StreamEncoder | undefined;
+  const encoderOf = () => (encoder ??= options.codec.createStreamEncoder(options.context));
   // Passthrough upstreams send their own keep-alives (Anthropic pings).
-  const client = createClientStream({ client: options.client, keepAlive: passthrough ? undefined : () => formatOutboundChunks(encoder.keepAlive()) });
+  const client = createClientStream({ client: options.client, keepAlive: passthrough ? undefined : () => formatOutboundChunks(encoderOf().keepAlive()) });
 
   void (async () => {
     let failure: GatewayError | undefined;
@@ -40,17 +42,17 @@ export function streamToClient(options: {
           let text = '';
           for (const part of parts) {
             collector.add(part);
-            text += formatOutboundChunks(encoder.encode(part));
+            text += formatOutboundChunks(encoderOf().encode(part));
           }
           return text ? client.write(text) : undefined;
         });
         failure = collector.error();
-        if (!failure) client.write(formatOutboundChunks(encoder.finish()));
+        if (!failure) client.write(formatOutboundChunks(encoderOf().finish()));
       }
     } catch (error) {
       failure = options.stoppedBy() ?? toGatewayError(error);
       // Headers are sent: the error goes in the stream, in the client's protocol.
-      client.write(formatOutboundChunks(encoder.encode({ type: 'error', error: failure })));
+      client.write(formatOutboundChunks(encoderOf().encode({ type: 'error', error: failure })));
     } finally {
       client.end();
     }

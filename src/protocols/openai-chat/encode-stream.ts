@@ -1,6 +1,7 @@
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
 import type { OutboundChunk } from '../../sse/sse-event.js';
+import { SSE_KEEP_ALIVE_COMMENT } from '../../sse/write-sse.js';
 import type { ResponseContext, StreamEncoder } from '../protocol-codec.js';
 import type { JsonObject } from '../read-fields.js';
 import { toOpenAIChatUsage, type OpenAIChatUsage } from './convert-usage.js';
@@ -128,6 +129,6 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
       out.push({ data: '[DONE]' });
       return out;
     },
-    keepAlive: () => [{ raw: ': keep-alive\n\n' }],
+    keepAlive: () => [{ raw: SSE_KEEP_ALIVE_COMMENT }],
   };
 }
