@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
-import { FIXTURE_FILES, fixtureToolCallIds, identifyRequest, replyFromFixtures, type UpstreamProtocol } from './helpers/fake-protocol-upstream.js';
+import { createUpstreamProviders, FIXTURE_FILES, UPSTREAM_PROTOCOLS, UPSTREAM_PROVIDER_ID, fixtureToolCallIds, identifyRequest, replyFromFixtures } from './helpers/fake-protocol-upstream.js';
 import { expectFixture } from './helpers/fixture-expectations.js';
 import { createAnthropicClient, createGeminiClient, createOpenAIChatClient, createResponsesClient, type ProtocolClient } from './helpers/protocol-clients.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
@@ -10,9 +10,7 @@ import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
  * recorded vendor traffic): a plain turn, a streamed turn through the SDK's strict helper, and a
  * streamed tool call followed by the turn with its result.
  */
-const UPSTREAMS: UpstreamProtocol[] = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'];
 const CLIENTS = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'] as const;
-const PROVIDER_ID: Record<UpstreamProtocol, string> = { 'openai-chat': 'up-chat', 'anthropic-messages': 'up-anthropic', 'openai-responses': 'up-responses', gemini: 'up-gemini' };
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -20,12 +18,7 @@ let gateway: TestGateway;
 beforeAll(async () => {
   upstream = await startFakeUpstream(replyFromFixtures);
   gateway = await startTestGateway({
-    providers: {
-      'up-chat': { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'k', discoverModels: false },
-      'up-anthropic': { type: 'anthropic-messages', baseURL: upstream.url, apiKey: 'k', discoverModels: false },
-      'up-responses': { type: 'openai-responses', baseURL: `${upstream.url}/v1`, apiKey: 'k', discoverModels: false },
-      'up-gemini': { type: 'gemini', baseURL: upstream.url, apiKey: 'k', discoverModels: false },
-    },
+    providers: createUpstreamProviders(upstream.url),
   });
 });
 afterAll(async () => {
@@ -47,8 +40,8 @@ function createClient(name: (typeof CLIENTS)[number]): ProtocolClient {
 }
 
 describe.each(CLIENTS)('%s client', (clientName) => {
-  describe.each(UPSTREAMS)('→ %s upstream', (upstreamProtocol) => {
-    const provider = PROVIDER_ID[upstreamProtocol];
+  describe.each(UPSTREAM_PROTOCOLS)('→ %s upstream', (upstreamProtocol) => {
+    const provider = UPSTREAM_PROVIDER_ID[upstreamProtocol];
     const files = FIXTURE_FILES[upstreamProtocol];
 
     it('answers a plain turn with the text and usage', async () => {

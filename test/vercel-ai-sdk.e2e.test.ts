@@ -1,8 +1,8 @@
-import { APICallError, generateText, jsonSchema, stepCountIs, streamText, tool, type ToolSet } from 'ai';
+import { generateText, jsonSchema, stepCountIs, streamText, tool, type ToolSet } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_SDK_CLIENT_NAMES, AI_SDK_CLIENT_PROTOCOL, CLIENT_PATH, createAiSdkClient, type AiSdkClient } from './helpers/ai-sdk-clients.js';
 import { CACHED_USAGE_FILES, readUsageDetails, replyWithCachedUsage } from './helpers/cached-usage-fixtures.js';
-import { FIXTURE_FILES, fixtureToolCallIds, identifyRequest, type UpstreamProtocol } from './helpers/fake-protocol-upstream.js';
+import { createUpstreamProviders, FIXTURE_FILES, UPSTREAM_PROTOCOLS, UPSTREAM_PROVIDER_ID, fixtureToolCallIds, identifyRequest, type UpstreamProtocol } from './helpers/fake-protocol-upstream.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { expectFixture } from './helpers/fixture-expectations.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
@@ -12,8 +12,6 @@ import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
  * clients of the gateway: generateText, streamText and a tool call with its follow-up step, against
  * upstreams of every protocol replaying recorded traffic, and against the gateway's mock models.
  */
-const UPSTREAMS: UpstreamProtocol[] = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'];
-const PROVIDER_ID: Record<UpstreamProtocol, string> = { 'openai-chat': 'up-chat', 'anthropic-messages': 'up-anthropic', 'openai-responses': 'up-responses', gemini: 'up-gemini' };
 const QUESTION = 'What is the weather?';
 const TOOL_OUTPUT = 'sunny, 21 degrees';
 
@@ -26,12 +24,7 @@ beforeAll(async () => {
   globalThis.AI_SDK_LOG_WARNINGS = false;
   upstream = await startFakeUpstream(replyWithCachedUsage);
   gateway = await startTestGateway({
-    providers: {
-      'up-chat': { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'k', discoverModels: false },
-      'up-anthropic': { type: 'anthropic-messages', baseURL: upstream.url, apiKey: 'k', discoverModels: false },
-      'up-responses': { type: 'openai-responses', baseURL: `${upstream.url}/v1`, apiKey: 'k', discoverModels: false },
-      'up-gemini': { type: 'gemini', baseURL: upstream.url, apiKey: 'k', discoverModels: false },
-    },
+    providers: createUpstreamProviders(upstream.url),
   });
 });
 afterAll(async () => {
@@ -75,8 +68,8 @@ function expectCleanExchanges(client: AiSdkClient, count: number): void {
 }
 
 describe.each(AI_SDK_CLIENT_NAMES)('%s', (clientName) => {
-  describe.each(UPSTREAMS)('→ %s upstream (recorded traffic)', (upstreamProtocol) => {
-    const provider = PROVIDER_ID[upstreamProtocol];
+  describe.each(UPSTREAM_PROTOCOLS)('→ %s upstream (recorded traffic)', (upstreamProtocol) => {
+    const provider = UPSTREAM_PROVIDER_ID[upstreamProtocol];
     const files = FIXTURE_FILES[upstreamProtocol];
 
     it('generateText returns the text, usage and finish reason', async () => {

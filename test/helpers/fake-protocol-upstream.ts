@@ -3,6 +3,27 @@ import { readFixture, splitSseRecords } from './fixtures.js';
 
 export type UpstreamProtocol = 'openai-chat' | 'anthropic-messages' | 'openai-responses' | 'gemini';
 
+export const UPSTREAM_PROTOCOLS: UpstreamProtocol[] = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'];
+
+/** The gateway's provider id for the fake upstream of each protocol. */
+export const UPSTREAM_PROVIDER_ID: Record<UpstreamProtocol, string> = {
+  'openai-chat': 'up-chat',
+  'anthropic-messages': 'up-anthropic',
+  'openai-responses': 'up-responses',
+  gemini: 'up-gemini',
+};
+
+/** Gateway providers, one per protocol, all served by one fake upstream at `url`. */
+export function createUpstreamProviders(url: string): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    UPSTREAM_PROTOCOLS.map((protocol) => [
+      UPSTREAM_PROVIDER_ID[protocol],
+      // OpenAI-style base URLs include /v1; Anthropic's and Gemini's do not.
+      { type: protocol, baseURL: protocol.startsWith('openai') ? `${url}/v1` : url, apiKey: 'k', discoverModels: false },
+    ]),
+  );
+}
+
 /** The recorded answers a fake upstream of each protocol replays, by scenario and mode. */
 export const FIXTURE_FILES: Record<UpstreamProtocol, Record<'text' | 'tool', { json: string; stream: string }>> = {
   'openai-chat': { text: { json: 'text.json', stream: 'text-usage-stream.sse' }, tool: { json: 'tool-call.json', stream: 'tool-call-stream.sse' } },

@@ -28,12 +28,7 @@ export function decodeAnthropicImageBlock(block: JsonObject, param: string): Fil
   const metadata = toAnthropicMetadata(readAnthropicExtraFields(block, ['source']));
   switch (sourceType) {
     case 'base64':
-      return {
-        type: 'file',
-        mediaType: requireString(source, 'media_type', `${param}.source.media_type`),
-        data: { type: 'base64', base64: requireString(source, 'data', `${param}.source.data`) },
-        ...metadata,
-      };
+      return { ...decodeBase64Source(source, param), ...metadata };
     case 'url':
       // The media type of a remote image is only known once fetched.
       return { type: 'file', mediaType: 'image/*', data: { type: 'url', url: requireNonEmptyString(source, 'url', `${param}.source.url`) }, ...metadata };
@@ -53,12 +48,7 @@ export function decodeAnthropicDocumentBlock(block: JsonObject, param: string): 
   const rest = { ...(title !== undefined && { filename: title }), ...toAnthropicMetadata(readAnthropicExtraFields(block, ['source', 'title'])) };
   switch (sourceType) {
     case 'base64':
-      return {
-        type: 'file',
-        mediaType: requireString(source, 'media_type', `${param}.source.media_type`),
-        data: { type: 'base64', base64: requireString(source, 'data', `${param}.source.data`) },
-        ...rest,
-      };
+      return { ...decodeBase64Source(source, param), ...rest };
     case 'url':
       // Anthropic's URL documents are PDFs (URLPDFSource).
       return { type: 'file', mediaType: 'application/pdf', data: { type: 'url', url: requireNonEmptyString(source, 'url', `${param}.source.url`) }, ...rest };
@@ -132,4 +122,13 @@ function textOfSearchResult(block: JsonObject): string {
   return block.content
     .flatMap((entry) => (isJsonObject(entry) && typeof entry.text === 'string' ? [entry.text] : []))
     .join('\n');
+}
+
+/** A `{type: 'base64', media_type, data}` source, as images and documents share it. */
+function decodeBase64Source(source: JsonObject, param: string): FilePart {
+  return {
+    type: 'file',
+    mediaType: requireString(source, 'media_type', `${param}.source.media_type`),
+    data: { type: 'base64', base64: requireString(source, 'data', `${param}.source.data`) },
+  };
 }
