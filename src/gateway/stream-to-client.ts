@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import type { StreamCollector } from '../core/collect-stream.js';
 import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProtocolCodec, ResponseContext, StreamEncoder } from '../protocols/protocol-codec.js';
-import { formatOutboundChunks } from '../sse/write-sse.js';
 import type { ClientConnection } from './client-connection.js';
 import { createClientStream } from './client-stream.js';
 import type { OpenedUpstream } from './open-upstream.js';
@@ -29,7 +28,7 @@ export function streamToClient(options: {
   let encoder: StreamEncoder | undefined;
   const encoderOf = () => (encoder ??= options.codec.createStreamEncoder(options.context));
   // Passthrough upstreams send their own keep-alives (Anthropic pings).
-  const client = createClientStream({ client: options.client, keepAlive: passthrough ? undefined : () => formatOutboundChunks(encoderOf().keepAlive()) });
+  const client = createClientStream({ client: options.client, keepAlive: passthrough ? undefined : () => encoderOf().keepAlive() });
 
   void (async () => {
     let failure: GatewayError | undefined;
@@ -40,19 +39,20 @@ export function streamToClient(options: {
       } else {
         await opened.source.run((parts) => {
           let text = '';
+          const encoder = encoderOf();
           for (const part of parts) {
             collector.add(part);
-            text += formatOutboundChunks(encoderOf().encode(part));
+            text += encoder.encode(part);
           }
           return text ? client.write(text) : undefined;
         });
         failure = collector.error();
-        if (!failure) client.write(formatOutboundChunks(encoderOf().finish()));
+        if (!failure) client.write(encoderOf().finish());
       }
     } catch (error) {
       failure = options.stoppedBy() ?? toGatewayError(error);
       // Headers are sent: the error goes in the stream, in the client's protocol.
-      client.write(formatOutboundChunks(encoderOf().encode({ type: 'error', error: failure })));
+      client.write(encoderOf().encode({ type: 'error', error: failure }));
     } finally {
       client.end();
     }

@@ -4,7 +4,7 @@ import type { GenerateResponse } from '../core/generate-response.js';
 import type { Protocol } from '../core/protocol.js';
 import type { StreamPart } from '../core/stream-part.js';
 import type { Warning } from '../core/warning.js';
-import type { OutboundChunk, SseEvent } from '../sse/sse-event.js';
+import type { SseEvent } from '../sse/sse-event.js';
 
 /**
  * The contract every protocol codec fulfils (DESIGN.md §4). Four codecs give all sixteen
@@ -72,13 +72,18 @@ export interface ResponseContext {
   request: GenerateRequest;
 }
 
+/**
+ * Stream parts → the client's wire text. Each call returns the SSE records it writes, ready to
+ * send (`''` for none): records are built as strings (`sseData`, `sseEvent`), with no event objects
+ * in between, because this runs for every event of every translated stream.
+ */
 export interface StreamEncoder {
-  /** Wire events for one part (zero or more). */
-  encode(part: StreamPart): OutboundChunk[];
-  /** Closing events (`data: [DONE]`, a missing `message_stop`); called once, after the last part. */
-  finish(): OutboundChunk[];
+  /** The records for one part (zero or more). */
+  encode(part: StreamPart): string;
+  /** Closing records (`data: [DONE]`, a missing `message_stop`); called once, after the last part. */
+  finish(): string;
   /** A keep-alive to send while the upstream is silent (Anthropic `ping`, an SSE comment elsewhere). */
-  keepAlive(): OutboundChunk[];
+  keepAlive(): string;
 }
 
 export interface StreamDecoder {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { finished } from 'node:stream/promises';
 import { HTTPResponse, type H3Event } from 'h3';
 import { toGatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
@@ -37,8 +36,17 @@ export async function sendGenerationOutput(event: H3Event, output: GenerationOut
   response.writeHead(output.status, { ...requestIdHeaders(event), ...output.headers });
   // Clients learn at once that the request was taken, however long the first token takes.
   response.flushHeaders();
-  output.body.pipe(response);
-  await finished(response).catch(() => undefined);
+  // The response is left open for h3 (srvx) to end once the handler returns: ending it here would
+  // make srvx's own `end(callback)` build an ERR_STREAM_ALREADY_FINISHED error, stack trace and
+  // all, for every stream. Should a framework version not end it, the check after it does.
+  output.body.pipe(response, { end: false });
+  await new Promise<void>((resolve) => {
+    output.body.once('end', resolve);
+    response.once('close', resolve);
+  });
+  setImmediate(() => {
+    if (!response.writableEnded && !response.destroyed) response.end();
+  });
   return HANDLED;
 }
 

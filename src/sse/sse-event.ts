@@ -9,11 +9,3 @@ export interface SseEvent {
    */
   unframed?: boolean;
 }
-
-/** Bytes to write as they are, outside SSE framing (Gemini's bare in-stream error). */
-export interface RawChunk {
-  raw: string;
-}
-
-/** What a stream encoder produces: SSE events, or raw text. */
-export type OutboundChunk = SseEvent | RawChunk;

@@ -1,22 +1,23 @@
-import type { OutboundChunk, SseEvent } from './sse-event.js';
+import type { SseEvent } from './sse-event.js';
 
 /**
- * The one SSE writer. `data` holds no newlines (our encoders write compact JSON), so one `data:`
- * line per event, which every SDK accepts (@google/genai reads only one per record).
+ * The SSE writer. Encoders write compact JSON, which holds no newline, so each record is one
+ * `data:` line (which every SDK accepts; @google/genai reads only one per record) and is built by
+ * plain concatenation, with no event object in between.
  */
+export function sseData(json: string): string {
+  return `data: ${json}\n\n`;
+}
+
+/** A named record (`event:` then `data:`), as Anthropic and OpenAI Responses write them. */
+export function sseEvent(name: string, json: string): string {
+  return `event: ${name}\ndata: ${json}\n\n`;
+}
+
+/** An event as parsed from an upstream, whose data may span several lines. */
 export function formatSseEvent(event: SseEvent): string {
   const data = event.data.includes('\n') ? event.data.split('\n').join('\ndata: ') : event.data;
   return event.event === undefined ? `data: ${data}\n\n` : `event: ${event.event}\ndata: ${data}\n\n`;
-}
-
-export function formatOutboundChunk(chunk: OutboundChunk): string {
-  return 'raw' in chunk ? chunk.raw : formatSseEvent(chunk);
-}
-
-export function formatOutboundChunks(chunks: readonly OutboundChunk[]): string {
-  let text = '';
-  for (const chunk of chunks) text += formatOutboundChunk(chunk);
-  return text;
 }
 
 /** An SSE comment: ignored by every SDK, keeps proxies and idle timers from closing the stream. */

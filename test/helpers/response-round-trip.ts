@@ -9,7 +9,6 @@ import { getCodec } from '../../src/protocols/codecs.js';
 import type { ResponseContext } from '../../src/protocols/protocol-codec.js';
 import { createSseParser } from '../../src/sse/parse-sse.js';
 import type { SseEvent } from '../../src/sse/sse-event.js';
-import { formatOutboundChunks } from '../../src/sse/write-sse.js';
 import { FIXTURES_DIRECTORY, readFixture } from './fixtures.js';
 
 /**
@@ -58,7 +57,7 @@ export function passThroughClient(client: Protocol, response: GenerateResponse, 
 /** What a stream client received, event by event, read back into stream parts. */
 export function passStreamThroughClient(client: Protocol, parts: StreamPart[], request: GenerateRequest): StreamPart[] {
   const encoder = getCodec(client).createStreamEncoder(contextFor(request));
-  const text = formatOutboundChunks([...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()]);
+  const text = parts.map((part) => encoder.encode(part)).join('') + encoder.finish();
   return decodeStreamText(client, text);
 }
 

@@ -6,8 +6,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerateResponse } from '../../core/generate-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
-import type { OutboundChunk } from '../../sse/sse-event.js';
-import { formatOutboundChunks } from '../../sse/write-sse.js';
+import { parseSseEvents } from '../../sse/parse-sse.js';
 import type { ResponseContext } from '../protocol-codec.js';
 import { createAnthropicMessagesStreamDecoder } from './decode-stream.js';
 import { encodeAnthropicMessagesResponse } from './encode-response.js';
@@ -21,18 +20,20 @@ function contextFor(requestId: string, model: string): ResponseContext {
 }
 const CONTEXT = contextFor('req_1', 'claude-sonnet-4-5');
 
-/** Runs parts through a fresh encoder, including its closing `finish()`. */
-function encodeAll(parts: StreamPart[], context = CONTEXT): OutboundChunk[] {
+/** Runs parts through a fresh encoder, including its closing `finish()`: the SSE text written. */
+function encodeAll(parts: StreamPart[], context = CONTEXT): string {
   const encoder = createAnthropicMessagesStreamEncoder(context);
-  return [...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()];
+  let text = '';
+  for (const part of parts) text += encoder.encode(part);
+  return text + encoder.finish();
 }
 
 /** The events as [name, data] pairs; also checks that every record's name is its data.type. */
-function eventsOf(chunks: OutboundChunk[]): Array<[string, unknown]> {
-  return chunks.map((chunk) => {
-    if ('raw' in chunk) throw new Error('Anthropic streams have no raw chunks');
-    const data = JSON.parse(chunk.data) as { type: string };
-    expect(chunk.event).toBe(data.type);
+function eventsOf(text: string): Array<[string, unknown]> {
+  return parseSseEvents(text).map((event) => {
+    if (event.unframed) throw new Error(`Not an SSE record: ${event.data}`);
+    const data = JSON.parse(event.data) as { type: string };
+    expect(event.event).toBe(data.type);
     return [data.type, data];
   });
 }
@@ -61,14 +62,14 @@ const usage = (input: number, output: number): Usage => ({ input: { total: input
 
 describe('createAnthropicMessagesStreamEncoder', () => {
   it('writes a text stream as the exact Anthropic event records', () => {
-    const chunks = encodeAll([
+    const sse = encodeAll([
       { type: 'start', usage: usage(10, 0) },
       { type: 'text-start', id: 'text-0' },
       { type: 'text-delta', id: 'text-0', delta: 'Hi' },
       { type: 'text-end', id: 'text-0' },
       { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(10, 1) },
     ]);
-    expect(formatOutboundChunks(chunks)).toBe(
+    expect(sse).toBe(
       'event: message_start\n' +
         'data: {"type":"message_start","message":{"id":"msg_req_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":10,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}\n\n' +
         'event: content_block_start\n' +
@@ -86,7 +87,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
 
   it('serializes OpenAI-style interleaved text and tool calls into one block at a time', () => {
     // An OpenAI upstream may stream a second call's arguments before the first call's are complete.
-    const chunks = encodeAll([
+    const sse = encodeAll([
       { type: 'start' },
       { type: 'text-start', id: 'text-0' },
       { type: 'text-delta', id: 'text-0', delta: 'Checking.' },
@@ -102,7 +103,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
       { type: 'tool-call', toolCallId: 'call_2', toolName: 'get_time', input: '{"zone":"PT"}' },
       { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(20, 9) },
     ]);
-    expect(eventsOf(chunks).slice(1)).toEqual([
+    expect(eventsOf(sse).slice(1)).toEqual([
       ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
       ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Checking.' } }],
       ['content_block_stop', { type: 'content_block_stop', index: 0 }],
@@ -126,7 +127,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
   });
 
   it('writes thinking with its signature, redacted thinking, and a whole call that came without input parts', () => {
-    const chunks = encodeAll([
+    const sse = encodeAll([
       { type: 'start' },
       { type: 'reasoning-start', id: 'r0' },
       { type: 'reasoning-delta', id: 'r0', delta: 'Hmm.' },
@@ -136,7 +137,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
       { type: 'tool-call', toolCallId: 'call_g', toolName: 'lookup', input: '{"q":1}' },
       { type: 'finish', finishReason: { unified: 'tool-calls' }, usage: usage(5, 7) },
     ]);
-    expect(eventsOf(chunks).slice(1, -2).map(([, data]) => data)).toEqual([
+    expect(eventsOf(sse).slice(1, -2).map(([, data]) => data)).toEqual([
       { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Hmm.' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig-1' } },
@@ -150,7 +151,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
   });
 
   it('holds text back while a thinking block waits for its signature', () => {
-    const chunks = encodeAll([
+    const sse = encodeAll([
       { type: 'start' },
       { type: 'reasoning-start', id: 'r' },
       { type: 'reasoning-delta', id: 'r', delta: 'Plan.' },
@@ -159,7 +160,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
       { type: 'text-end', id: 't' },
       { type: 'finish', finishReason: { unified: 'stop' }, usage: usage(1, 2) },
     ]);
-    expect(eventsOf(chunks).slice(1, -2).map(([, data]) => data)).toEqual([
+    expect(eventsOf(sse).slice(1, -2).map(([, data]) => data)).toEqual([
       { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Plan.' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig' } },
@@ -171,14 +172,14 @@ describe('createAnthropicMessagesStreamEncoder', () => {
   });
 
   it('lets every waiting tool out, one block at a time, when a stream ends with tools still open', async () => {
-    const chunks = encodeAll([
+    const sse = encodeAll([
       { type: 'start' },
       { type: 'tool-input-start', id: 'call_1', toolName: 'a' },
       { type: 'tool-input-start', id: 'call_2', toolName: 'b' },
       { type: 'tool-input-delta', id: 'call_2', delta: '{"x":2}' },
       { type: 'tool-input-delta', id: 'call_1', delta: '{"x":1}' },
     ]);
-    const message = await finalMessageFromSdk(formatOutboundChunks(chunks));
+    const message = await finalMessageFromSdk(sse);
     expect(message.content).toEqual([
       { type: 'tool_use', id: 'call_1', name: 'a', input: { x: 1 } },
       { type: 'tool_use', id: 'call_2', name: 'b', input: { x: 2 } },
@@ -186,11 +187,11 @@ describe('createAnthropicMessagesStreamEncoder', () => {
   });
 
   it('closes what is missing at finish() so MessageStream still gets message_stop', async () => {
-    const chunks = encodeAll([
+    const sse = encodeAll([
       { type: 'start', usage: usage(3, 0) },
       { type: 'text-delta', id: 't', delta: 'cut sh' },
     ]);
-    expect(eventsOf(chunks).map(([name]) => name)).toEqual([
+    expect(eventsOf(sse).map(([name]) => name)).toEqual([
       'message_start',
       'content_block_start',
       'content_block_delta',
@@ -198,27 +199,26 @@ describe('createAnthropicMessagesStreamEncoder', () => {
       'message_delta',
       'message_stop',
     ]);
-    const message = await finalMessageFromSdk(formatOutboundChunks(chunks));
+    const message = await finalMessageFromSdk(sse);
     expect(message.content).toEqual([{ type: 'text', text: 'cut sh' }]);
   });
 
   it('writes an error as an error event, after which nothing more is written', async () => {
     const encoder = createAnthropicMessagesStreamEncoder(CONTEXT);
-    const chunks = [
-      ...encoder.encode({ type: 'start' }),
-      ...encoder.encode({ type: 'error', error: new GatewayError('overloaded', 'The upstream is overloaded.') }),
-      ...encoder.encode({ type: 'text-delta', id: 't', delta: 'late' }),
-      ...encoder.finish(),
-    ];
-    expect(eventsOf(chunks).slice(1)).toEqual([['error', { type: 'error', error: { type: 'overloaded_error', message: 'The upstream is overloaded.' } }]]);
-    await expect(finalMessageFromSdk(formatOutboundChunks(chunks))).rejects.toThrow(/overloaded_error/);
+    const sse =
+      encoder.encode({ type: 'start' }) +
+      encoder.encode({ type: 'error', error: new GatewayError('overloaded', 'The upstream is overloaded.') }) +
+      encoder.encode({ type: 'text-delta', id: 't', delta: 'late' }) +
+      encoder.finish();
+    expect(eventsOf(sse).slice(1)).toEqual([['error', { type: 'error', error: { type: 'overloaded_error', message: 'The upstream is overloaded.' } }]]);
+    await expect(finalMessageFromSdk(sse)).rejects.toThrow(/overloaded_error/);
   });
 
   it('answers keepAlive with a ping event and ignores the parts of other choices', () => {
     const encoder = createAnthropicMessagesStreamEncoder(CONTEXT);
-    expect(encoder.keepAlive()).toEqual([{ event: 'ping', data: '{"type":"ping"}' }]);
+    expect(encoder.keepAlive()).toBe('event: ping\ndata: {"type":"ping"}\n\n');
     encoder.encode({ type: 'start' });
-    expect(encoder.encode({ type: 'text-delta', id: 't', delta: 'other choice', choice: 1 })).toEqual([]);
+    expect(encoder.encode({ type: 'text-delta', id: 't', delta: 'other choice', choice: 1 })).toBe('');
   });
 
   it('is read by the SDK MessageStream into the message the non-stream encoder writes', async () => {
@@ -234,7 +234,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
       { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'get_weather', input: '{"city":"Paris"}' },
       { type: 'finish', finishReason: { unified: 'tool-calls' }, usage: { input: { total: 12, noCache: 2, cacheRead: 10 }, output: { total: 30, reasoning: 8 } } },
     ];
-    const message = await finalMessageFromSdk(formatOutboundChunks(encodeAll(parts)));
+    const message = await finalMessageFromSdk(encodeAll(parts));
     expect(message).toEqual(sdkView(encodeAnthropicMessagesResponse(collectStreamParts(parts), CONTEXT)));
   });
 
@@ -242,7 +242,7 @@ describe('createAnthropicMessagesStreamEncoder', () => {
     const original = decodeSse(readFileSync(new URL(name, FIXTURES)));
     const collected = collectStreamParts(original);
     const context = contextFor(String(collected.id).slice('msg_'.length), String(collected.model));
-    const sse = formatOutboundChunks(encodeAll(original, context));
+    const sse = encodeAll(original, context);
 
     it('decodes again, after the encoder, into the same response', () => {
       expect(withoutRawUsage(collectStreamParts(decodeSse(sse)))).toEqual(withoutRawUsage(collected));

@@ -1,6 +1,6 @@
 import type { StreamPart } from '../../core/stream-part.js';
 import { createEmptyUsage, type Usage } from '../../core/usage.js';
-import type { OutboundChunk } from '../../sse/sse-event.js';
+import { sseEvent } from '../../sse/write-sse.js';
 import type { ResponseContext, StreamEncoder } from '../protocol-codec.js';
 import type { JsonObject } from '../read-fields.js';
 import { anthropicExtraFieldsOf } from './block-metadata.js';
@@ -11,13 +11,35 @@ import { toAnthropicStopReason } from './map-stop-reason.js';
 
 type BlockPart = Extract<StreamPart, { type: `text-${string}` | `reasoning-${string}` | `tool-${string}` }>;
 
+/** The parts that make up one block: a block is known by its family and the parts' id. */
+type Family = 'text' | 'reasoning' | 'tool';
+
+const FAMILY: Record<BlockPart['type'], Family> = {
+  'text-start': 'text',
+  'text-delta': 'text',
+  'text-end': 'text',
+  'reasoning-start': 'reasoning',
+  'reasoning-delta': 'reasoning',
+  'reasoning-end': 'reasoning',
+  'tool-input-start': 'tool',
+  'tool-input-delta': 'tool',
+  'tool-input-end': 'tool',
+  'tool-call': 'tool',
+};
+
 /** The content block open on the wire. Only text can be closed early: nothing arrives at its end. */
 interface OpenBlock {
-  key: string;
+  family: Family;
+  id: string;
   index: number;
   kind: 'text' | 'thinking' | 'redacted_thinking' | 'tool_use';
   inputSent: boolean;
 }
+
+/** The `content_block` of a content_block_start. */
+type ContentBlock = JsonObject & { type: OpenBlock['kind'] };
+
+const PING = sseEvent('ping', '{"type":"ping"}');
 
 /**
  * Stream parts → Anthropic events (PROTOCOLS.md §2.5, §7.7), each with `event:` equal to
@@ -27,6 +49,9 @@ interface OpenBlock {
  * when another block starts (more text later opens a new one), while a thinking or tool_use block
  * stays open until its end (the signature, the rest of the arguments) and the parts of other blocks
  * wait in `deferred` until then.
+ *
+ * Deltas of the open block are most of a stream: they take the shortest way (`route` →
+ * `continueBlock`) and their records are written as strings, with no object to serialize.
  */
 export function createAnthropicMessagesStreamEncoder(context: ResponseContext): StreamEncoder {
   let started = false;
@@ -38,10 +63,14 @@ export function createAnthropicMessagesStreamEncoder(context: ResponseContext): 
   // Thinking and tool blocks cannot reopen once closed; late parts for them are ignored.
   const ended = new Set<string>();
 
-  const event = (data: JsonObject & { type: string }): OutboundChunk => ({ event: data.type, data: JSON.stringify(data) });
+  const event = (data: JsonObject & { type: string }): string => sseEvent(data.type, JSON.stringify(data));
 
-  const messageStart = (): OutboundChunk[] => {
-    if (started) return [];
+  /** A content_block_delta of the open block; `deltaJson` is its `delta`, already JSON. */
+  const delta = (deltaJson: string): string =>
+    sseEvent('content_block_delta', '{"type":"content_block_delta","index":' + current!.index + ',"delta":' + deltaJson + '}');
+
+  const messageStart = (): string => {
+    if (started) return '';
     started = true;
     const message = {
       id: anthropicMessageId(context),
@@ -54,80 +83,76 @@ export function createAnthropicMessagesStreamEncoder(context: ResponseContext): 
       // Upstreams that count input late (OpenAI, Gemini) give an estimate or nothing here (§7.6).
       usage: toAnthropicMessagesUsage(startUsage),
     };
-    return [event({ type: 'message_start', message })];
+    return event({ type: 'message_start', message });
   };
 
-  const delta = (value: JsonObject): OutboundChunk => event({ type: 'content_block_delta', index: current!.index, delta: value });
-
-  const closeCurrent = (): OutboundChunk[] => {
-    if (!current) return [];
-    const out = [event({ type: 'content_block_stop', index: current.index })];
-    if (current.kind !== 'text') ended.add(current.key);
+  const closeCurrent = (): string => {
+    if (!current) return '';
+    let out = event({ type: 'content_block_stop', index: current.index });
+    if (current.kind !== 'text') ended.add(`${current.family}:${current.id}`);
     current = undefined;
     const waiting = deferred;
     deferred = [];
-    for (const part of waiting) out.push(...route(part));
+    for (const part of waiting) out += route(part);
     return out;
   };
 
-  const open = (key: string, kind: OpenBlock['kind'], block: JsonObject): OutboundChunk[] => {
-    if (current?.key === key) return [];
+  /** Closes the open block (text, as route lets nothing else be open here) and starts `block`. */
+  const open = (family: Family, id: string, block: ContentBlock): string => {
     const out = closeCurrent();
-    current = { key, index: nextIndex++, kind, inputSent: false };
-    out.push(event({ type: 'content_block_start', index: current.index, content_block: { type: kind, ...block } }));
-    return out;
+    current = { family, id, index: nextIndex++, kind: block.type, inputSent: false };
+    return out + event({ type: 'content_block_start', index: current.index, content_block: block });
   };
 
   /** A part of the open block goes out now; others wait while a thinking or tool block is open. */
-  const route = (part: BlockPart): OutboundChunk[] => {
-    const key = keyOf(part);
-    if (current?.key !== key && (deferred.length > 0 || (current && current.kind !== 'text'))) {
+  const route = (part: BlockPart): string => {
+    const family = FAMILY[part.type];
+    const id = part.type === 'tool-call' ? part.toolCallId : part.id;
+    if (current && current.family === family && current.id === id) return continueBlock(part);
+    if (deferred.length > 0 || (current && current.kind !== 'text')) {
       deferred.push(part);
-      return [];
+      return '';
     }
-    if (ended.has(key)) return [];
-    return apply(part, key);
+    if (ended.has(`${family}:${id}`)) return '';
+    const block = blockStartedBy(part);
+    // Ends and stray input fragments have no open block to go to.
+    return block ? open(family, id, block) + continueBlock(part) : '';
   };
 
-  const apply = (part: BlockPart, key: string): OutboundChunk[] => {
+  /** What a part writes into its block, which is the open one. */
+  const continueBlock = (part: BlockPart): string => {
+    const block = current!;
     switch (part.type) {
-      case 'text-start':
-        return open(key, 'text', { text: '' });
       case 'text-delta':
-        return [...open(key, 'text', { text: '' }), delta({ type: 'text_delta', text: part.delta })];
-      case 'text-end':
-        return current?.key === key ? closeCurrent() : [];
-      case 'reasoning-start':
-        return part.redactedData !== undefined
-          ? open(key, 'redacted_thinking', { data: part.redactedData })
-          : open(key, 'thinking', { thinking: '', signature: '' });
-      case 'reasoning-delta': {
-        const out = open(key, 'thinking', { thinking: '', signature: '' });
-        if (current?.kind === 'thinking') out.push(delta({ type: 'thinking_delta', thinking: part.delta }));
-        return out;
-      }
-      case 'reasoning-end': {
-        if (current?.key !== key) return [];
-        // The SDK stores the signature from this delta, sent once just before the block stops.
-        const out = part.signature && current.kind === 'thinking' ? [delta({ type: 'signature_delta', signature: part.signature })] : [];
-        return [...out, ...closeCurrent()];
-      }
-      case 'tool-input-start':
-        return open(key, 'tool_use', { id: part.id, name: part.toolName, input: {}, ...anthropicExtraFieldsOf(part) });
+        return delta('{"type":"text_delta","text":' + JSON.stringify(part.delta) + '}');
+      case 'reasoning-delta':
+        // A redacted block has no deltas.
+        return block.kind === 'thinking' ? delta('{"type":"thinking_delta","thinking":' + JSON.stringify(part.delta) + '}') : '';
       case 'tool-input-delta':
-        // Decoders always start a tool's input first; a stray fragment has no block to go to.
-        if (current?.key !== key || !part.delta) return [];
-        current.inputSent = true;
-        return [delta({ type: 'input_json_delta', partial_json: part.delta })];
-      case 'tool-input-end':
-        // The complete `tool-call` follows and closes the block.
-        return [];
+        if (!part.delta) return '';
+        block.inputSent = true;
+        return delta('{"type":"input_json_delta","partial_json":' + JSON.stringify(part.delta) + '}');
+      case 'text-end':
+        return closeCurrent();
+      case 'reasoning-end': {
+        // The SDK stores the signature from this delta, sent once just before the block stops.
+        const signature =
+          part.signature && block.kind === 'thinking' ? delta('{"type":"signature_delta","signature":' + JSON.stringify(part.signature) + '}') : '';
+        return signature + closeCurrent();
+      }
       case 'tool-call': {
         // A whole call without tool-input parts (Gemini) gets its block and its input at once.
-        const out = open(key, 'tool_use', { id: part.toolCallId, name: part.toolName, input: {}, ...anthropicExtraFieldsOf(part) });
-        if (!current!.inputSent && part.input) out.push(delta({ type: 'input_json_delta', partial_json: part.input }));
-        return [...out, ...closeCurrent()];
+        const input = !block.inputSent && part.input ? delta('{"type":"input_json_delta","partial_json":' + JSON.stringify(part.input) + '}') : '';
+        return input + closeCurrent();
       }
+      case 'text-start':
+      case 'reasoning-start':
+      case 'tool-input-start':
+        // Already open.
+        return '';
+      case 'tool-input-end':
+        // The complete `tool-call` follows and closes the block.
+        return '';
       default: {
         const unexpected: never = part;
         throw new Error(`Unhandled stream part ${JSON.stringify(unexpected)}`);
@@ -136,34 +161,34 @@ export function createAnthropicMessagesStreamEncoder(context: ResponseContext): 
   };
 
   /** Closes what is open and lets every waiting part out (a stream cut short leaves blocks open). */
-  const drain = (): OutboundChunk[] => {
-    const out: OutboundChunk[] = [];
+  const drain = (): string => {
+    let out = '';
     while (current || deferred.length > 0) {
-      if (current) out.push(...closeCurrent());
+      if (current) out += closeCurrent();
       else {
         const waiting = deferred;
         deferred = [];
-        for (const part of waiting) out.push(...route(part));
+        for (const part of waiting) out += route(part);
       }
     }
     return out;
   };
 
-  const messageEnd = (stopReason: string, stopSequence: string | null, usage: Usage): OutboundChunk[] => {
+  const messageEnd = (stopReason: string, stopSequence: string | null, usage: Usage): string => {
     done = true;
-    return [
-      ...messageStart(),
-      ...drain(),
+    return (
+      messageStart() +
+      drain() +
       // MessageStream reads `usage.output_tokens` unconditionally, and `message_stop` makes its message.
-      event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: toAnthropicMessagesUsage(usage) }),
-      event({ type: 'message_stop' }),
-    ];
+      event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: toAnthropicMessagesUsage(usage) }) +
+      event({ type: 'message_stop' })
+    );
   };
 
   return {
-    encode(part: StreamPart): OutboundChunk[] {
+    encode(part: StreamPart): string {
       // Anthropic has one choice: parts of others (n > 1) have no place.
-      if (done || ('choice' in part && part.choice)) return [];
+      if (done || ('choice' in part && part.choice)) return '';
       switch (part.type) {
         case 'start':
           if (part.usage) startUsage = part.usage;
@@ -172,24 +197,37 @@ export function createAnthropicMessagesStreamEncoder(context: ResponseContext): 
           return messageEnd(toAnthropicStopReason(part.finishReason), part.finishReason.stopSequence ?? null, part.usage);
         case 'error':
           done = true;
-          return [event({ type: 'error', error: { type: anthropicErrorType(part.error), message: part.error.message } })];
+          return event({ type: 'error', error: { type: anthropicErrorType(part.error), message: part.error.message } });
         case 'file':
           // Anthropic messages hold no output files.
           return messageStart();
         default:
-          return [...messageStart(), ...route(part)];
+          return messageStart() + route(part);
       }
     },
-    finish(): OutboundChunk[] {
-      if (done) return [];
+    finish(): string {
+      if (done) return '';
       return messageEnd(toAnthropicStopReason({ unified: 'other' }), null, startUsage);
     },
-    keepAlive: () => [{ event: 'ping', data: JSON.stringify({ type: 'ping' }) }],
+    keepAlive: () => PING,
   };
 }
 
-function keyOf(part: BlockPart): string {
-  if (part.type === 'tool-call') return `tool:${part.toolCallId}`;
-  if (part.type.startsWith('tool-')) return `tool:${part.id}`;
-  return part.type.startsWith('text-') ? `text:${part.id}` : `reasoning:${part.id}`;
+/** The block a part starts when its block is not open yet (text and thinking start at their first delta). */
+function blockStartedBy(part: BlockPart): ContentBlock | undefined {
+  switch (part.type) {
+    case 'text-start':
+    case 'text-delta':
+      return { type: 'text', text: '' };
+    case 'reasoning-start':
+      return part.redactedData !== undefined ? { type: 'redacted_thinking', data: part.redactedData } : { type: 'thinking', thinking: '', signature: '' };
+    case 'reasoning-delta':
+      return { type: 'thinking', thinking: '', signature: '' };
+    case 'tool-input-start':
+      return { type: 'tool_use', id: part.id, name: part.toolName, input: {}, ...anthropicExtraFieldsOf(part) };
+    case 'tool-call':
+      return { type: 'tool_use', id: part.toolCallId, name: part.toolName, input: {}, ...anthropicExtraFieldsOf(part) };
+    default:
+      return undefined;
+  }
 }

@@ -5,7 +5,6 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerateResponse } from '../../core/generate-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import { createSseParser } from '../../sse/parse-sse.js';
-import { formatOutboundChunks } from '../../sse/write-sse.js';
 import type { ResponseContext } from '../protocol-codec.js';
 import { createGeminiStreamDecoder } from './decode-stream.js';
 import { createGeminiStreamEncoder } from './encode-stream.js';
@@ -21,7 +20,7 @@ const context = (overrides: Partial<ResponseContext> = {}, includeThoughts = tru
 
 function encode(parts: StreamPart[], responseContext = context()): string {
   const encoder = createGeminiStreamEncoder(responseContext);
-  return formatOutboundChunks([...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()]);
+  return parts.map((part) => encoder.encode(part)).join('') + encoder.finish();
 }
 
 function decode(text: string): StreamPart[] {
@@ -103,15 +102,22 @@ describe('createGeminiStreamEncoder', () => {
 
   it('writes an error as bare JSON, not data-framed, and nothing after it', () => {
     const encoder = createGeminiStreamEncoder(context());
-    expect(encoder.encode({ type: 'error', error: new GatewayError('overloaded', 'Busy.') })).toEqual([
-      { raw: '{"error":{"code":503,"message":"Busy.","status":"UNAVAILABLE"}}' },
-    ]);
-    expect(encoder.encode({ type: 'text-delta', id: 't', delta: 'late' })).toEqual([]);
-    expect(encoder.finish()).toEqual([]);
+    expect(encoder.encode({ type: 'error', error: new GatewayError('overloaded', 'Busy.') })).toBe('{"error":{"code":503,"message":"Busy.","status":"UNAVAILABLE"}}');
+    expect(encoder.encode({ type: 'text-delta', id: 't', delta: 'late' })).toBe('');
+    expect(encoder.finish()).toBe('');
   });
 
   it('keeps the stream alive with an SSE comment, which @google/genai drops', () => {
-    expect(createGeminiStreamEncoder(context()).keepAlive()).toEqual([{ raw: ': keep-alive\n\n' }]);
+    expect(createGeminiStreamEncoder(context()).keepAlive()).toBe(': keep-alive\n\n');
+  });
+
+  it('writes text and thought deltas as the JSON of the whole response, whatever their characters', () => {
+    const encoder = createGeminiStreamEncoder(context({ requestId: 'req_"2"', model: 'gemini\\test' }));
+    const delta = 'say "hi"\n\t\\ \u2028 é 🙂 \u0000';
+    const expected = (part: object, index: number) =>
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [part] }, index }], modelVersion: 'gemini\\test', responseId: 'req_"2"' })}\n\n`;
+    expect(encoder.encode({ type: 'text-delta', id: 't', delta, choice: 2 })).toBe(expected({ text: delta }, 2));
+    expect(encoder.encode({ type: 'reasoning-delta', id: 'r', delta })).toBe(expected({ text: delta, thought: true }, 0));
   });
 });
 

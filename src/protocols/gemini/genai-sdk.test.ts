@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError, invalidRequest } from '../../core/gateway-error.js';
 import type { GenerateResponse } from '../../core/generate-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
-import { formatOutboundChunk } from '../../sse/write-sse.js';
 import type { ResponseContext } from '../protocol-codec.js';
 import { encodeGeminiError } from './encode-error.js';
 import { encodeGeminiResponse } from './encode-response.js';
@@ -57,9 +56,10 @@ const context: ResponseContext = {
   request: { model: 'gemini-test', system: [], messages: [], tools: [], stream: true, reasoning: { includeThoughts: true }, extensions: {} },
 };
 const client = (baseUrl: string) => new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl } });
+/** The encoder's text, split after each blank line into records (a bare JSON error is one too). */
 const encodeStream = (parts: StreamPart[]) => {
   const encoder = createGeminiStreamEncoder(context);
-  return [...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()].map(formatOutboundChunk);
+  return (parts.map((part) => encoder.encode(part)).join('') + encoder.finish()).split(/(?<=\n\n)/);
 };
 const usage = { input: { total: 10 }, output: { total: 7, reasoning: 2 } };
 

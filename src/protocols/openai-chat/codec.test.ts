@@ -7,7 +7,6 @@ import { expandResponseToStreamParts } from '../../core/expand-response.js';
 import type { GenerateRequest } from '../../core/generate-request.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
-import { formatOutboundChunks } from '../../sse/write-sse.js';
 import { decodeSseText } from '../decode-sse-text.js';
 import { openAIChatCodec } from './codec.js';
 
@@ -126,7 +125,7 @@ describe('openai-chat stream encoder', () => {
       { type: 'tool-call', toolCallId: 'call_1', toolName: 'f', input: '{"a":1}' },
       { type: 'finish', finishReason: { unified: 'tool-calls' }, usage: { input: { total: 10 }, output: { total: 5 } } },
     ];
-    const text = formatOutboundChunks([...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()]);
+    const text = parts.map((part) => encoder.encode(part)).join('') + encoder.finish();
     const head = '"id":"chatcmpl-x","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":null';
     expect(text).toBe(
       [
@@ -144,7 +143,7 @@ describe('openai-chat stream encoder', () => {
     const original = collectStreamParts(decodeStream(fixture(name)));
     const encoder = openAIChatCodec.createStreamEncoder({ requestId: 'x', created: 1, model: 'm', request: minimalRequest({ include_usage: true }) });
     const parts = expandResponseToStreamParts(original);
-    const text = formatOutboundChunks([...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()]);
+    const text = parts.map((part) => encoder.encode(part)).join('') + encoder.finish();
     const again = collectStreamParts(decodeStream(text));
     expect(again.choices).toEqual(original.choices);
     expect(usageCounts(again.usage)).toEqual(usageCounts(original.usage));

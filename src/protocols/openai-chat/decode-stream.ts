@@ -16,6 +16,11 @@ interface OpenTool {
 }
 
 interface ChoiceState {
+  /** `{choice}` for the parts of choices other than the first. */
+  tag: { choice?: number };
+  /** The ids of the choice's text and reasoning parts, made once (not per event). */
+  textId: string;
+  reasoningId: string;
   textOpen: boolean;
   reasoningOpen: boolean;
   tools: Map<number, OpenTool>;
@@ -35,20 +40,20 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
   const stateOf = (index: number): ChoiceState => {
     let state = choices.get(index);
     if (!state) {
-      state = { textOpen: false, reasoningOpen: false, tools: new Map() };
+      state = { tag: index === 0 ? {} : { choice: index }, textId: `text-${index}`, reasoningId: `reasoning-${index}`, textOpen: false, reasoningOpen: false, tools: new Map() };
       choices.set(index, state);
     }
     return state;
   };
 
-  const closeOpen = (state: ChoiceState, index: number, parts: StreamPart[]) => {
-    const tag = index === 0 ? {} : { choice: index };
+  const closeOpen = (state: ChoiceState, parts: StreamPart[]) => {
+    const { tag } = state;
     if (state.reasoningOpen) {
-      parts.push({ type: 'reasoning-end', id: `reasoning-${index}`, ...tag });
+      parts.push({ type: 'reasoning-end', id: state.reasoningId, ...tag });
       state.reasoningOpen = false;
     }
     if (state.textOpen) {
-      parts.push({ type: 'text-end', id: `text-${index}`, ...tag });
+      parts.push({ type: 'text-end', id: state.textId, ...tag });
       state.textOpen = false;
     }
     for (const tool of state.tools.values()) {
@@ -66,7 +71,7 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
     if (indexes.length === 0) indexes.push(0);
     indexes.forEach((index, position) => {
       const state = stateOf(index);
-      closeOpen(state, index, parts);
+      closeOpen(state, parts);
       const last = position === indexes.length - 1;
       parts.push({
         type: 'finish',
@@ -107,28 +112,28 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
       for (const rawChoice of chunk.choices) {
         if (!isJsonObject(rawChoice)) continue;
         const index = typeof rawChoice.index === 'number' ? rawChoice.index : 0;
-        const tag = index === 0 ? {} : { choice: index };
         const state = stateOf(index);
+        const { tag } = state;
         const delta: JsonObject = isJsonObject(rawChoice.delta) ? rawChoice.delta : {};
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (typeof reasoning === 'string' && reasoning) {
           if (!state.reasoningOpen) {
             state.reasoningOpen = true;
-            parts.push({ type: 'reasoning-start', id: `reasoning-${index}`, ...tag });
+            parts.push({ type: 'reasoning-start', id: state.reasoningId, ...tag });
           }
-          parts.push({ type: 'reasoning-delta', id: `reasoning-${index}`, delta: reasoning, ...tag });
+          parts.push({ type: 'reasoning-delta', id: state.reasoningId, delta: reasoning, ...tag });
         }
         const text = typeof delta.content === 'string' && delta.content ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
         if (text) {
           if (state.reasoningOpen) {
             state.reasoningOpen = false;
-            parts.push({ type: 'reasoning-end', id: `reasoning-${index}`, ...tag });
+            parts.push({ type: 'reasoning-end', id: state.reasoningId, ...tag });
           }
           if (!state.textOpen) {
             state.textOpen = true;
-            parts.push({ type: 'text-start', id: `text-${index}`, ...tag });
+            parts.push({ type: 'text-start', id: state.textId, ...tag });
           }
-          parts.push({ type: 'text-delta', id: `text-${index}`, delta: text, ...tag });
+          parts.push({ type: 'text-delta', id: state.textId, delta: text, ...tag });
         }
         if (Array.isArray(delta.tool_calls)) {
           for (const rawCall of delta.tool_calls) {
@@ -150,7 +155,7 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
         }
         if (typeof rawChoice.finish_reason === 'string') {
           state.finishReason = mapOpenAIChatFinishReason(rawChoice.finish_reason);
-          closeOpen(state, index, parts);
+          closeOpen(state, parts);
         }
       }
       return parts;

@@ -1,7 +1,6 @@
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
-import type { OutboundChunk } from '../../sse/sse-event.js';
-import { SSE_KEEP_ALIVE_COMMENT } from '../../sse/write-sse.js';
+import { SSE_KEEP_ALIVE_COMMENT, sseData } from '../../sse/write-sse.js';
 import type { ResponseContext, StreamEncoder } from '../protocol-codec.js';
 import type { JsonObject } from '../read-fields.js';
 import { toOpenAIChatUsage, type OpenAIChatUsage } from './convert-usage.js';
@@ -28,26 +27,24 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
   let failed = false;
   let done = false;
 
-  // Every chunk shares its head: written once, not stringified again for each of them.
-  const head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${context.created},"model":${JSON.stringify(context.model)},"system_fingerprint":null,"choices":`;
-  const tail = includeUsage ? ',"usage":null}' : '}';
-  const chunk = (choiceList: JsonObject[], usage?: OpenAIChatUsage): OutboundChunk => ({
-    data: head + JSON.stringify(choiceList) + (usage ? `,"usage":${JSON.stringify(usage)}}` : tail),
-  });
+  // Every chunk shares its head and tail (with the SSE framing): written once, not again per chunk.
+  const head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${context.created},"model":${JSON.stringify(context.model)},"system_fingerprint":null,"choices":`;
+  const tail = includeUsage ? ',"usage":null}\n\n' : '}\n\n';
+  const chunk = (choiceList: JsonObject[], usage?: OpenAIChatUsage): string =>
+    head + JSON.stringify(choiceList) + (usage ? `,"usage":${JSON.stringify(usage)}}\n\n` : tail);
+  /** A one-choice chunk whose delta is the JSON text `delta` (the hot path: text and reasoning deltas). */
+  const deltaChunk = (index: number, delta: string): string => `${head}[{"index":${index},"delta":${delta},"logprobs":null,"finish_reason":null}]${tail}`;
 
-  const delta = (index: number, body: JsonObject): OutboundChunk[] => {
-    const out: OutboundChunk[] = [];
+  /** The choice's opening chunk (the role, which the SDK wants first), once; '' after that. */
+  const open = (index: number): string => {
     let state = choices.get(index);
     if (!state) {
       state = { started: false, toolIndexes: new Map() };
       choices.set(index, state);
     }
-    if (!state.started) {
-      state.started = true;
-      out.push(chunk([{ index, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]));
-    }
-    if (Object.keys(body).length > 0) out.push(chunk([{ index, delta: body, logprobs: null, finish_reason: null }]));
-    return out;
+    if (state.started) return '';
+    state.started = true;
+    return deltaChunk(index, '{"role":"assistant","content":"","refusal":null}');
   };
 
   const toolIndex = (index: number, toolId: string): number => {
@@ -61,74 +58,55 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
   };
 
   return {
-    encode(part: StreamPart): OutboundChunk[] {
-      if (done) return [];
+    encode(part: StreamPart): string {
+      if (done) return '';
       const index = 'choice' in part && part.choice !== undefined ? part.choice : 0;
       switch (part.type) {
         case 'start':
-          return delta(0, {});
+          return open(0);
         case 'text-start':
         case 'text-end':
+        case 'reasoning-start':
         case 'reasoning-end':
         case 'tool-input-end':
         case 'tool-call':
         case 'file':
-          return delta(index, {});
-        case 'reasoning-start':
-          return delta(index, {});
+          return open(index);
         case 'text-delta':
-          return delta(index, { content: part.delta });
+          return open(index) + deltaChunk(index, `{"content":${JSON.stringify(part.delta)}}`);
         case 'reasoning-delta':
-          return delta(index, { reasoning_content: part.delta });
+          return open(index) + deltaChunk(index, `{"reasoning_content":${JSON.stringify(part.delta)}}`);
         case 'tool-input-start': {
-          const out = delta(index, {});
-          const position = toolIndex(index, part.id);
-          out.push(
-            chunk([
-              {
-                index,
-                delta: { tool_calls: [{ index: position, id: part.id, type: 'function', function: { name: part.toolName, arguments: '' } }] },
-                logprobs: null,
-                finish_reason: null,
-              },
-            ]),
-          );
-          return out;
+          const opening = open(index);
+          const call = { index: toolIndex(index, part.id), id: part.id, type: 'function', function: { name: part.toolName, arguments: '' } };
+          return opening + deltaChunk(index, JSON.stringify({ tool_calls: [call] }));
         }
         case 'tool-input-delta': {
-          const out = delta(index, {});
-          out.push(
-            chunk([
-              { index, delta: { tool_calls: [{ index: toolIndex(index, part.id), function: { arguments: part.delta } }] }, logprobs: null, finish_reason: null },
-            ]),
-          );
-          return out;
+          const opening = open(index);
+          return opening + deltaChunk(index, JSON.stringify({ tool_calls: [{ index: toolIndex(index, part.id), function: { arguments: part.delta } }] }));
         }
         case 'finish': {
           usage = part.usage;
-          const out = delta(index, {});
-          out.push(chunk([{ index, delta: {}, logprobs: null, finish_reason: toOpenAIChatFinishReason(part.finishReason) }]));
-          return out;
+          const opening = open(index);
+          return opening + chunk([{ index, delta: {}, logprobs: null, finish_reason: toOpenAIChatFinishReason(part.finishReason) }]);
         }
         case 'error':
           failed = true;
           done = true;
           // The SDK throws on a data record with a top-level `error` (PROTOCOLS.md §1.5).
-          return [{ data: JSON.stringify(encodeOpenAIError(part.error).body) }];
+          return sseData(JSON.stringify(encodeOpenAIError(part.error).body));
         default: {
           const unexpected: never = part;
           throw new Error(`Unhandled stream part ${JSON.stringify(unexpected)}`);
         }
       }
     },
-    finish(): OutboundChunk[] {
-      if (failed) return [];
+    finish(): string {
+      if (failed) return '';
       done = true;
-      const out: OutboundChunk[] = [];
-      if (includeUsage) out.push(chunk([], toOpenAIChatUsage(usage ?? { input: {}, output: {} })));
-      out.push({ data: '[DONE]' });
-      return out;
+      const usageChunk = includeUsage ? chunk([], toOpenAIChatUsage(usage ?? { input: {}, output: {} })) : '';
+      return usageChunk + sseData('[DONE]');
     },
-    keepAlive: () => [{ raw: SSE_KEEP_ALIVE_COMMENT }],
+    keepAlive: () => SSE_KEEP_ALIVE_COMMENT,
   };
 }

@@ -5,9 +5,7 @@ import { collectStreamParts } from '../../core/collect-stream.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { GenerateResponse } from '../../core/generate-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
-import { createSseParser } from '../../sse/parse-sse.js';
-import type { OutboundChunk, SseEvent } from '../../sse/sse-event.js';
-import { formatOutboundChunks } from '../../sse/write-sse.js';
+import { createSseParser, parseSseEvents } from '../../sse/parse-sse.js';
 import type { ResponseContext } from '../protocol-codec.js';
 import { openAIChatCodec } from '../openai-chat/codec.js';
 import type { JsonObject } from '../read-fields.js';
@@ -22,12 +20,12 @@ const context: ResponseContext = {
 };
 const usage = { input: { total: 12, cacheRead: 2 }, output: { total: 7, reasoning: 3 } };
 
-function encodeParts(parts: StreamPart[]): OutboundChunk[] {
-  const encoder = openAIResponsesCodec.createStreamEncoder(context);
-  return [...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()];
+/** The wire text a client receives for `parts`. */
+function encodeParts(parts: StreamPart[], streamContext = context): string {
+  const encoder = openAIResponsesCodec.createStreamEncoder(streamContext);
+  return parts.map((part) => encoder.encode(part)).join('') + encoder.finish();
 }
-const eventsOf = (chunks: OutboundChunk[]) =>
-  chunks.filter((chunk): chunk is SseEvent => 'data' in chunk).map((chunk) => ({ event: chunk.event, data: JSON.parse(chunk.data) as JsonObject }));
+const eventsOf = (wire: string) => parseSseEvents(wire).map(({ event, data }) => ({ event, data: JSON.parse(data) as JsonObject }));
 
 function decodeSse(text: string): StreamPart[] {
   const decoder = openAIResponsesCodec.createStreamDecoder();
@@ -42,7 +40,7 @@ function decodeSse(text: string): StreamPart[] {
 function clientAnswering(body: string, contentType = 'text/event-stream'): OpenAI {
   return new OpenAI({ apiKey: 'test-key', baseURL: 'http://gateway.test/v1', fetch: async () => new Response(body, { headers: { 'content-type': contentType } }) });
 }
-const streamThroughSdk = (chunks: OutboundChunk[]) => clientAnswering(formatOutboundChunks(chunks)).responses.stream({ model: 'gateway-model', input: 'Hi' }).finalResponse();
+const streamThroughSdk = (wire: string) => clientAnswering(wire).responses.stream({ model: 'gateway-model', input: 'Hi' }).finalResponse();
 
 const ITEM_EVENT_TYPES: Record<string, string> = {
   'response.content_part.added': 'message',
@@ -66,8 +64,8 @@ const TERMINAL = ['response.completed', 'response.incomplete', 'response.failed'
  * installed here: known types only, response.created first, append-only output indexes, ids that
  * match their item, parts opened before their deltas, one item at a time, one terminal event last.
  */
-function assertStrictResponsesStream(chunks: OutboundChunk[]): void {
-  const events = eventsOf(chunks);
+function assertStrictResponsesStream(wire: string): void {
+  const events = eventsOf(wire);
   const output: JsonObject[] = [];
   let openIndex: number | undefined;
   expect(events[0].data.type).toBe('response.created');
@@ -172,6 +170,37 @@ describe('createOpenAIResponsesStreamEncoder', () => {
     assertStrictResponsesStream(encodeParts(TEXT_PARTS));
   });
 
+  it('writes the delta events, built from strings, as the JSON of their fields in order', () => {
+    // Text that JSON must escape, in the deltas and in the item ids (which hold the request id).
+    const wire = encodeParts(
+      [
+        { type: 'reasoning-delta', id: 'r', delta: 'a"\n' },
+        { type: 'reasoning-delta', id: 'r', delta: '\u2028\ud800' },
+        { type: 'text-delta', id: 't', delta: 'é😀' },
+        { type: 'text-end', id: 't' },
+        { type: 'text-delta', id: 't2', delta: '</b>\\' },
+        { type: 'tool-input-start', id: 'c', toolName: 'f' },
+        { type: 'tool-input-delta', id: 'c', delta: '{"a":' },
+        { type: 'tool-input-delta', id: 'c', delta: '"\t"}' },
+      ],
+      { ...context, requestId: 'req"7' },
+    );
+    const reasoning = { item_id: 'rs_req"7_0', output_index: 0 };
+    const message = { item_id: 'msg_req"7_1', output_index: 1 };
+    const call = { item_id: 'fc_req"7_2', output_index: 2 };
+    const records = [
+      { type: 'response.reasoning_summary_text.delta', ...reasoning, summary_index: 0, delta: 'a"\n', sequence_number: 4 },
+      { type: 'response.reasoning_summary_text.delta', ...reasoning, summary_index: 0, delta: '\u2028\ud800', sequence_number: 5 },
+      { type: 'response.output_text.delta', ...message, content_index: 0, delta: 'é😀', logprobs: [], sequence_number: 11 },
+      { type: 'response.output_text.delta', ...message, content_index: 1, delta: '</b>\\', logprobs: [], sequence_number: 15 },
+      { type: 'response.function_call_arguments.delta', ...call, delta: '{"a":', sequence_number: 20 },
+      { type: 'response.function_call_arguments.delta', ...call, delta: '"\t"}', sequence_number: 21 },
+    ].map((fields) => `event: ${fields.type}\ndata: ${JSON.stringify(fields)}\n\n`);
+    for (const record of records) expect(wire).toContain(record);
+    expect(parseSseEvents(wire).filter(({ event }) => event!.endsWith('.delta'))).toHaveLength(records.length);
+    assertStrictResponsesStream(wire);
+  });
+
   it('is accepted by the SDK stream helper: text', async () => {
     const final = await streamThroughSdk(encodeParts(TEXT_PARTS));
     expect(final.output_text).toBe('Hello world');
@@ -207,17 +236,16 @@ describe('createOpenAIResponsesStreamEncoder', () => {
       { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'exec', input: '{"input":"text(1)"}' },
       { type: 'finish', finishReason: { unified: 'tool-calls' }, usage },
     ];
-    const encoder = openAIResponsesCodec.createStreamEncoder(customContext);
-    const chunks = [...parts.flatMap((part) => encoder.encode(part)), ...encoder.finish()];
-    assertStrictResponsesStream(chunks);
+    const wire = encodeParts(parts, customContext);
+    assertStrictResponsesStream(wire);
     const item = { type: 'custom_tool_call', id: 'ctc_req7_0', call_id: 'toolu_1', name: 'exec' };
-    expect(eventsOf(chunks).slice(2, -1).map((event) => event.data)).toEqual([
+    expect(eventsOf(wire).slice(2, -1).map((event) => event.data)).toEqual([
       { type: 'response.output_item.added', output_index: 0, item: { ...item, input: '', status: 'in_progress' }, sequence_number: 2 },
       { type: 'response.custom_tool_call_input.delta', item_id: 'ctc_req7_0', output_index: 0, delta: 'text(1)', sequence_number: 3 },
       { type: 'response.custom_tool_call_input.done', item_id: 'ctc_req7_0', output_index: 0, input: 'text(1)', sequence_number: 4 },
       { type: 'response.output_item.done', output_index: 0, item: { ...item, input: 'text(1)', status: 'completed' }, sequence_number: 5 },
     ]);
-    const final = await streamThroughSdk(chunks);
+    const final = await streamThroughSdk(wire);
     expect(final.output).toEqual([{ ...item, input: 'text(1)', status: 'completed' }]);
     const response: GenerateResponse = {
       choices: [{ index: 0, content: [{ type: 'tool-call', toolCallId: 'toolu_1', toolName: 'exec', input: '{"input":"text(1)"}' }], finishReason: { unified: 'tool-calls' } }],
@@ -245,16 +273,16 @@ describe('createOpenAIResponsesStreamEncoder', () => {
       { type: 'text-end', id: 't' },
       { type: 'finish', finishReason: { unified: 'tool-calls' }, usage },
     ];
-    const chunks = encodeParts(parts);
-    assertStrictResponsesStream(chunks);
-    const final = await streamThroughSdk(chunks);
+    const wire = encodeParts(parts);
+    assertStrictResponsesStream(wire);
+    const final = await streamThroughSdk(wire);
     expect(final.output.map((item) => (item.type === 'message' ? ['message', final.output_text] : [item.type, 'arguments' in item ? item.arguments : '']))).toEqual([
       ['message', 'Checking. More.'],
       ['function_call', '{"x":1}'],
       ['function_call', '{"y":2}'],
       ['message', 'Checking. More.'],
     ]);
-    expect(collectStreamParts(decodeSse(formatOutboundChunks(chunks))).choices[0].content.map((part) => (part.type === 'text' ? part.text : part.type))).toEqual([
+    expect(collectStreamParts(decodeSse(wire)).choices[0].content.map((part) => (part.type === 'text' ? part.text : part.type))).toEqual([
       'Checking.',
       'tool-call',
       'tool-call',
@@ -263,28 +291,28 @@ describe('createOpenAIResponsesStreamEncoder', () => {
   });
 
   it('puts reasoning metadata that arrives after its item was cut into the final response', () => {
-    const chunks = encodeParts([
+    const wire = encodeParts([
       { type: 'reasoning-start', id: 'r' },
       { type: 'reasoning-delta', id: 'r', delta: 'Hmm' },
       { type: 'text-delta', id: 't', delta: 'Answer' },
       { type: 'reasoning-end', id: 'r', signature: 'late-signature' },
       { type: 'finish', finishReason: { unified: 'stop' }, usage },
     ]);
-    assertStrictResponsesStream(chunks);
-    const final = eventsOf(chunks).at(-1)!.data.response as JsonObject;
+    assertStrictResponsesStream(wire);
+    const final = eventsOf(wire).at(-1)!.data.response as JsonObject;
     const reasoning = (final.output as JsonObject[])[0];
     const restored = openAIResponsesCodec.decodeRequest({ model: 'm', input: [reasoning] }, {}).request.messages[0].content[0];
     expect(restored).toMatchObject({ type: 'reasoning', text: 'Hmm', signature: 'late-signature' });
   });
 
   it('writes images as image_generation_call items; other files have no Responses item', async () => {
-    const chunks = encodeParts([
+    const wire = encodeParts([
       { type: 'file', mediaType: 'image/png', base64: 'iVBOR' },
       { type: 'file', mediaType: 'audio/wav', base64: 'UklGR' },
       { type: 'finish', finishReason: { unified: 'stop' }, usage },
     ]);
-    assertStrictResponsesStream(chunks);
-    const final = await streamThroughSdk(chunks);
+    assertStrictResponsesStream(wire);
+    const final = await streamThroughSdk(wire);
     expect(final.output).toEqual([{ type: 'image_generation_call', id: 'ig_req7_0', status: 'completed', result: 'iVBOR', output_format: 'png' }]);
   });
 
@@ -296,9 +324,9 @@ describe('createOpenAIResponsesStreamEncoder', () => {
     parser.feed(recorded);
     parser.end();
     parts.push(...decoder.end());
-    const chunks = encodeParts(parts);
-    assertStrictResponsesStream(chunks);
-    const final = await streamThroughSdk(chunks);
+    const wire = encodeParts(parts);
+    assertStrictResponsesStream(wire);
+    const final = await streamThroughSdk(wire);
     const calls = collectStreamParts(parts).choices[0].content;
     expect(final.output.map((item) => (item.type === 'function_call' ? [item.call_id, item.name, item.arguments] : item.type))).toEqual(
       calls.map((part) => (part.type === 'tool-call' ? [part.toolCallId, part.toolName, part.input] : part.type)),
@@ -308,9 +336,9 @@ describe('createOpenAIResponsesStreamEncoder', () => {
 
   it('writes an error part as `error` then response.failed', async () => {
     const error = new GatewayError('rate_limit', 'Too many requests.');
-    const chunks = encodeParts([{ type: 'start' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Part' }, { type: 'error', error }]);
-    assertStrictResponsesStream(chunks);
-    const events = eventsOf(chunks);
+    const wire = encodeParts([{ type: 'start' }, { type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'Part' }, { type: 'error', error }]);
+    assertStrictResponsesStream(wire);
+    const events = eventsOf(wire);
     expect(events.slice(-2).map(({ data }) => data)).toEqual([
       { type: 'error', code: 'rate_limit_exceeded', message: 'Too many requests.', param: null, sequence_number: 5 },
       expect.objectContaining({ type: 'response.failed', sequence_number: 6 }),
@@ -321,26 +349,26 @@ describe('createOpenAIResponsesStreamEncoder', () => {
       output: [{ type: 'message', id: 'msg_req7_0', status: 'incomplete', content: [{ type: 'output_text', text: 'Part' }] }],
     });
     // The helper rejects: openai-node 6.x with the `error` event itself, 7.x with an APIError.
-    await expect(streamThroughSdk(chunks)).rejects.toMatchObject({ message: 'Too many requests.' });
+    await expect(streamThroughSdk(wire)).rejects.toMatchObject({ message: 'Too many requests.' });
   });
 
   it('writes a length finish as response.incomplete', () => {
-    const chunks = encodeParts([{ type: 'text-delta', id: 't', delta: 'Cut' }, { type: 'finish', finishReason: { unified: 'length' }, usage }]);
-    assertStrictResponsesStream(chunks);
-    expect(eventsOf(chunks).at(-1)!.data).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
+    const wire = encodeParts([{ type: 'text-delta', id: 't', delta: 'Cut' }, { type: 'finish', finishReason: { unified: 'length' }, usage }]);
+    assertStrictResponsesStream(wire);
+    expect(eventsOf(wire).at(-1)!.data).toMatchObject({ type: 'response.incomplete', response: { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } } });
   });
 
   it('completes a stream that ended without a finish part', () => {
-    const chunks = encodeParts([{ type: 'tool-input-start', id: 'a', toolName: 'f' }, { type: 'tool-input-delta', id: 'a', delta: '{}' }]);
-    assertStrictResponsesStream(chunks);
-    expect(eventsOf(chunks).at(-1)!.data).toMatchObject({ type: 'response.completed', response: { output: [{ type: 'function_call', arguments: '{}' }] } });
+    const wire = encodeParts([{ type: 'tool-input-start', id: 'a', toolName: 'f' }, { type: 'tool-input-delta', id: 'a', delta: '{}' }]);
+    assertStrictResponsesStream(wire);
+    expect(eventsOf(wire).at(-1)!.data).toMatchObject({ type: 'response.completed', response: { output: [{ type: 'function_call', arguments: '{}' }] } });
   });
 
   it('keeps alive with an SSE comment and ignores other choices', () => {
     const encoder = openAIResponsesCodec.createStreamEncoder(context);
-    expect(encoder.keepAlive()).toEqual([{ raw: ': keep-alive\n\n' }]);
+    expect(encoder.keepAlive()).toBe(': keep-alive\n\n');
     encoder.encode({ type: 'start' });
-    expect(encoder.encode({ type: 'text-delta', id: 't', delta: 'other', choice: 1 })).toEqual([]);
+    expect(encoder.encode({ type: 'text-delta', id: 't', delta: 'other', choice: 1 })).toBe('');
   });
 
   const RECORDED = ['text-stream.sse', 'tool-call-stream.sse', 'reasoning-summary-tool-call-stream.sse', 'cached-tokens-stream.sse', 'web-search-stream.sse', 'image-generation-stream.sse', 'error-stream.sse'];
@@ -350,11 +378,11 @@ describe('createOpenAIResponsesStreamEncoder', () => {
       JSON.parse(JSON.stringify({ ...response, id: undefined, model: undefined, usage: { ...response.usage, raw: undefined } }, (key, value) => (key === 'itemId' || key === 'phase' ? undefined : value)));
     for (const name of RECORDED) {
       const parts = decodeSse(readFileSync(new URL(name, FIXTURES), 'utf8'));
-      const wire = formatOutboundChunks(encodeParts(parts));
-      assertStrictResponsesStream(encodeParts(parts));
+      const wire = encodeParts(parts);
+      assertStrictResponsesStream(wire);
       const again = decodeSse(wire);
       expect(withoutIds(collectStreamParts(again)), name).toEqual(withoutIds(collectStreamParts(parts)));
-      expect(formatOutboundChunks(encodeParts(again)), name).toBe(wire);
+      expect(encodeParts(again), name).toBe(wire);
     }
   });
 

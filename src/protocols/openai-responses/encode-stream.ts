@@ -1,8 +1,7 @@
 import type { ReasoningPart } from '../../core/content-part.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
-import type { OutboundChunk } from '../../sse/sse-event.js';
-import { SSE_KEEP_ALIVE_COMMENT } from '../../sse/write-sse.js';
+import { SSE_KEEP_ALIVE_COMMENT, sseEvent } from '../../sse/write-sse.js';
 import { encodeOpenAIError } from '../openai-chat/encode-error.js';
 import type { ResponseContext, StreamEncoder } from '../protocol-codec.js';
 import type { JsonObject } from '../read-fields.js';
@@ -11,6 +10,11 @@ import { ownMetadata } from './convert-reasoning-item.js';
 import { createOpenAIResponsesObject, type ResponseOutcome } from './encode-response.js';
 import { toOpenAIResponsesStatus } from './map-finish-reason.js';
 import { createStreamItem, createStreamItemWriter, type StreamItem } from './write-stream-item.js';
+
+/** The hot events: a delta of text, of a reasoning summary, of function-call arguments. */
+const TEXT_DELTA = 'response.output_text.delta';
+const REASONING_DELTA = 'response.reasoning_summary_text.delta';
+const ARGUMENTS_DELTA = 'response.function_call_arguments.delta';
 
 /**
  * Stream parts → Responses events (PROTOCOLS.md §3.4, §8): `response.created`, `response.in_progress`,
@@ -29,7 +33,8 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
   const closedReasoning = new Map<string, StreamItem>();
   const closedCalls = new Set<string>();
   let live: StreamItem | undefined;
-  let out: OutboundChunk[] = [];
+  /** The records written by the current call. */
+  let out = '';
   let sequence = 0;
   let started = false;
   let done = false;
@@ -39,7 +44,9 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
   const callItem = (coreId: string, toolName: string, fields: Partial<StreamItem> = {}) =>
     createStreamItem('function_call', coreId, { toolName, ...(customTools.has(toolName) && { custom: true }), ...fields });
 
-  const emit = (type: string, fields: JsonObject) => out.push({ event: type, data: JSON.stringify({ type, ...fields, sequence_number: sequence++ }) });
+  const emit = (type: string, fields: JsonObject) => {
+    out += sseEvent(type, JSON.stringify({ type, ...fields, sequence_number: sequence++ }));
+  };
   const respond = (type: string, outcome: ResponseOutcome) => emit(type, { response: createOpenAIResponsesObject(context, outcome) });
   const ensureStarted = () => {
     if (started) return;
@@ -49,9 +56,12 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
   };
   const writer = createStreamItemWriter(context.requestId, output, emit);
 
+  /** `"item_id":…,"output_index":…` of the live item, written once when it opens. */
+  let liveReference = '';
   const open = (item: StreamItem) => {
     live = item;
     writer.open(item);
+    liveReference = `"item_id":${JSON.stringify(item.id)},"output_index":${item.outputIndex}`;
   };
   const closeLiveOnly = () => {
     const item = live!;
@@ -94,7 +104,25 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
     }
     startItem(createStreamItem('message', coreId, { groupId }));
   };
-  const addDelta = (item: StreamItem, delta: string) => (item === live ? writer.delta(item, delta) : (item.text += delta));
+  /**
+   * The hot path: a delta of the live item. The record is the one `writer.delta` would emit (same
+   * keys, same order, same JSON), built from constant pieces with no object in between.
+   */
+  const streamDelta = (item: StreamItem, delta: string) => {
+    // A custom tool's input is sent whole when the call ends; a text or summary part may have to open first.
+    if (item.custom || (item.kind !== 'function_call' && !item.partOpen)) return writer.delta(item, delta);
+    item.text += delta;
+    const json = JSON.stringify(delta);
+    if (item.kind === 'message') {
+      out += sseEvent(TEXT_DELTA, `{"type":"${TEXT_DELTA}",${liveReference},"content_index":${item.content.length},"delta":${json},"logprobs":[],"sequence_number":${sequence++}}`);
+    } else if (item.kind === 'reasoning') {
+      out += sseEvent(REASONING_DELTA, `{"type":"${REASONING_DELTA}",${liveReference},"summary_index":0,"delta":${json},"sequence_number":${sequence++}}`);
+    } else {
+      // A function call's arguments (images have no deltas).
+      out += sseEvent(ARGUMENTS_DELTA, `{"type":"${ARGUMENTS_DELTA}",${liveReference},"delta":${json},"sequence_number":${sequence++}}`);
+    }
+  };
+  const addDelta = (item: StreamItem, delta: string) => (item === live ? streamDelta(item, delta) : (item.text += delta));
   const fail = (outcome: ResponseOutcome) => {
     if (live) output[live.outputIndex] = writer.snapshot(live, 'incomplete');
     respond('response.failed', outcome);
@@ -195,17 +223,17 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
   };
 
   return {
-    encode(part: StreamPart): OutboundChunk[] {
+    encode(part: StreamPart): string {
       // Responses has one output per request; parts of other choices have nowhere to go.
-      if (done || ('choice' in part && part.choice !== undefined && part.choice !== 0)) return [];
-      out = [];
+      if (done || ('choice' in part && part.choice !== undefined && part.choice !== 0)) return '';
+      out = '';
       ensureStarted();
       handle(part);
       return out;
     },
-    finish(): OutboundChunk[] {
-      if (done) return [];
-      out = [];
+    finish(): string {
+      if (done) return '';
+      out = '';
       ensureStarted();
       closeAll();
       respond('response.completed', { status: 'completed', output, usage });
@@ -213,6 +241,6 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
       return out;
     },
     // A comment, never an event: the SDK's stream helper throws on event types it does not know.
-    keepAlive: () => [{ raw: SSE_KEEP_ALIVE_COMMENT }],
+    keepAlive: () => SSE_KEEP_ALIVE_COMMENT,
   };
 }
