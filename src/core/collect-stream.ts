@@ -20,9 +20,12 @@ export interface StreamCollector {
 
 interface ChoiceState {
   content: AssistantPart[];
-  open: Map<string, AssistantPart>;
+  /** The parts still receiving deltas, by the id of their stream parts (one map per kind, so the id itself is the key). */
+  open: { text: Map<string, AssistantPart>; reasoning: Map<string, AssistantPart>; tool: Map<string, AssistantPart> };
   finishReason?: FinishReason;
 }
+
+type OpenKind = keyof ChoiceState['open'];
 
 export function createStreamCollector(): StreamCollector {
   const choices = new Map<number, ChoiceState>();
@@ -35,15 +38,15 @@ export function createStreamCollector(): StreamCollector {
   const choiceState = (index = 0): ChoiceState => {
     let state = choices.get(index);
     if (!state) {
-      state = { content: [], open: new Map() };
+      state = { content: [], open: { text: new Map(), reasoning: new Map(), tool: new Map() } };
       choices.set(index, state);
     }
     return state;
   };
-  const openPart = (index: number | undefined, key: string, part: AssistantPart) => {
+  const openPart = (index: number | undefined, kind: OpenKind, id: string, part: AssistantPart) => {
     const state = choiceState(index);
     state.content.push(part);
-    state.open.set(key, part);
+    state.open[kind].set(id, part);
   };
   const mergeMetadata = (part: { protocolMetadata?: ProtocolMetadata }, metadata?: ProtocolMetadata) => {
     if (metadata) part.protocolMetadata = { ...part.protocolMetadata, ...metadata };
@@ -59,7 +62,7 @@ export function createStreamCollector(): StreamCollector {
           if (part.protocolMetadata) protocolMetadata = { ...protocolMetadata, ...part.protocolMetadata };
           return;
         case 'text-start':
-          openPart(part.choice, `text:${part.id}`, {
+          openPart(part.choice, 'text', part.id, {
             type: 'text',
             text: '',
             ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
@@ -67,22 +70,23 @@ export function createStreamCollector(): StreamCollector {
           return;
         case 'text-delta': {
           const state = choiceState(part.choice);
-          let open = state.open.get(`text:${part.id}`);
+          let open = state.open.text.get(part.id);
           if (!open) {
             open = { type: 'text', text: '' };
-            openPart(part.choice, `text:${part.id}`, open);
+            openPart(part.choice, 'text', part.id, open);
           }
           if (open.type === 'text') open.text += part.delta;
           return;
         }
         case 'text-end': {
-          const open = choiceState(part.choice).open.get(`text:${part.id}`);
+          const texts = choiceState(part.choice).open.text;
+          const open = texts.get(part.id);
           if (open) mergeMetadata(open, part.protocolMetadata);
-          choiceState(part.choice).open.delete(`text:${part.id}`);
+          texts.delete(part.id);
           return;
         }
         case 'reasoning-start':
-          openPart(part.choice, `reasoning:${part.id}`, {
+          openPart(part.choice, 'reasoning', part.id, {
             type: 'reasoning',
             text: '',
             ...(part.redactedData !== undefined && { redactedData: part.redactedData }),
@@ -91,26 +95,26 @@ export function createStreamCollector(): StreamCollector {
           return;
         case 'reasoning-delta': {
           const state = choiceState(part.choice);
-          let open = state.open.get(`reasoning:${part.id}`);
+          let open = state.open.reasoning.get(part.id);
           if (!open) {
             open = { type: 'reasoning', text: '' };
-            openPart(part.choice, `reasoning:${part.id}`, open);
+            openPart(part.choice, 'reasoning', part.id, open);
           }
           if (open.type === 'reasoning') open.text += part.delta;
           return;
         }
         case 'reasoning-end': {
           const state = choiceState(part.choice);
-          const open = state.open.get(`reasoning:${part.id}`);
+          const open = state.open.reasoning.get(part.id);
           if (open && open.type === 'reasoning') {
             if (part.signature !== undefined) open.signature = part.signature;
             mergeMetadata(open, part.protocolMetadata);
           }
-          state.open.delete(`reasoning:${part.id}`);
+          state.open.reasoning.delete(part.id);
           return;
         }
         case 'tool-input-start':
-          openPart(part.choice, `tool:${part.id}`, {
+          openPart(part.choice, 'tool', part.id, {
             type: 'tool-call',
             toolCallId: part.id,
             toolName: part.toolName,
@@ -119,7 +123,7 @@ export function createStreamCollector(): StreamCollector {
           });
           return;
         case 'tool-input-delta': {
-          const open = choiceState(part.choice).open.get(`tool:${part.id}`);
+          const open = choiceState(part.choice).open.tool.get(part.id);
           if (open && open.type === 'tool-call') open.input += part.delta;
           return;
         }
@@ -127,13 +131,13 @@ export function createStreamCollector(): StreamCollector {
           return;
         case 'tool-call': {
           const state = choiceState(part.choice);
-          const open = state.open.get(`tool:${part.toolCallId}`);
+          const open = state.open.tool.get(part.toolCallId);
           if (open && open.type === 'tool-call') {
             // The complete call is authoritative over the accumulated deltas.
             open.input = part.input;
             open.toolName = part.toolName;
             mergeMetadata(open, part.protocolMetadata);
-            state.open.delete(`tool:${part.toolCallId}`);
+            state.open.tool.delete(part.toolCallId);
           } else {
             state.content.push({
               type: 'tool-call',
