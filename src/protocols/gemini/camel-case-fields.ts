@@ -8,18 +8,23 @@ import { requireObject, type JsonObject } from '../read-fields.js';
  * labels) are the client's own data and stay as sent.
  */
 export interface CamelCaseFields {
-  /** A shallow copy whose keys are camelCase; when both spellings are present, camelCase wins. */
+  /**
+   * The fields with camelCase keys: the object itself when every key is camelCase already (the
+   * common case, read without copying), else a shallow copy where camelCase wins over a
+   * snake_case duplicate. Read-only either way.
+   */
   fields: JsonObject;
   /** The client's name for a field, for GatewayError `param` (`generationConfig.stop_sequences`). */
   param(camelKey: string): string;
 }
 
 export function toCamelCase(key: string): string {
-  return key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+  return key.includes('_') ? key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase()) : key;
 }
 
 export function readCamelCaseFields(value: unknown, param: string): CamelCaseFields {
   const object = requireObject(value, param || 'body');
+  if (!hasSnakeCaseKey(object)) return { fields: object, param: (camelKey) => (param ? `${param}.${camelKey}` : camelKey) };
   const fields: JsonObject = {};
   const originalKeys = new Map<string, string>();
   for (const [key, entry] of Object.entries(object)) {
@@ -40,5 +45,10 @@ export function readCamelCaseFields(value: unknown, param: string): CamelCaseFie
 
 /** The keys of one object level in camelCase (lenient: for parts the decoders read, not validate). */
 export function camelCaseKeys(object: JsonObject): JsonObject {
-  return readCamelCaseFields(object, '').fields;
+  return hasSnakeCaseKey(object) ? readCamelCaseFields(object, '').fields : object;
+}
+
+function hasSnakeCaseKey(object: JsonObject): boolean {
+  for (const key in object) if (key.includes('_')) return true;
+  return false;
 }
