@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // run mean nothing.
 
 const RUNNER = fileURLToPath(new URL('../bench/run.js', import.meta.url));
+const STREAM_CODECS = fileURLToPath(new URL('../bench/stream-codecs.mjs', import.meta.url));
 
 const EXPECTED_SCENARIOS = [
   ...['passthrough', 'anthropic-to-chat', 'chat-to-gemini'].flatMap((path) => [1, 10, 100].map((concurrency) => `nonstream.${path}.c${concurrency}`)),
@@ -33,9 +34,9 @@ interface BenchReport {
   budget: Array<{ id: string; metric: string; verdict: string }>;
 }
 
-function runBench(args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function runBench(args: string[], timeoutMs: number, script = RUNNER): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RUNNER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (data: Buffer) => (output += data.toString()));
     child.stderr.on('data', (data: Buffer) => (output += data.toString()));
@@ -70,4 +71,12 @@ describe('the benchmark (bench/run.js --quick)', () => {
     expect(output).toContain('nonstream.passthrough.c10');
     expect(output).toContain('Budget:');
   }, 120_000);
+
+  it('bench/stream-codecs.mjs runs every pair of different protocols and writes what each emits', async () => {
+    const { code, output } = await runBench(['--quick', '--json'], 60_000, STREAM_CODECS);
+    expect(code, output).toBe(0);
+    const report = JSON.parse(output) as { results: Array<{ upstream: string; client: string; bytesPerStream: number }> };
+    expect(report.results).toHaveLength(12);
+    for (const result of report.results) expect(result.bytesPerStream, `${result.upstream} → ${result.client}`).toBeGreaterThan(100);
+  }, 60_000);
 });
