@@ -139,6 +139,26 @@ describe('openai-chat stream encoder', () => {
     );
   });
 
+  it('writes text and reasoning deltas byte for byte as the chunk objects would stringify', () => {
+    const context = { requestId: 'q"1', created: 7, model: 'm\u2028"x', request: minimalRequest() };
+    const encoder = openAIChatCodec.createStreamEncoder(context);
+    const text = 'say "hi"\n\ttab \\ é 😀 \u2028 \u0000';
+    const wire = [
+      encoder.encode({ type: 'start' }),
+      encoder.encode({ type: 'reasoning-delta', id: 'r', delta: text }),
+      encoder.encode({ type: 'text-delta', id: 't', delta: text, choice: 2 }),
+    ].join('');
+    const chunk = (choice: object) =>
+      `data: ${JSON.stringify({ id: 'chatcmpl-q"1', object: 'chat.completion.chunk', created: 7, model: 'm\u2028"x', system_fingerprint: null, choices: [choice] })}\n\n`;
+    const role = (index: number) => chunk({ index, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null });
+    expect(wire).toBe(
+      role(0) +
+        chunk({ index: 0, delta: { reasoning_content: text }, logprobs: null, finish_reason: null }) +
+        role(2) +
+        chunk({ index: 2, delta: { content: text }, logprobs: null, finish_reason: null }),
+    );
+  });
+
   it.each(sseFixtures)('re-encodes %s into a stream that decodes to the same response', (name) => {
     const original = collectStreamParts(decodeStream(fixture(name)));
     const encoder = openAIChatCodec.createStreamEncoder({ requestId: 'x', created: 1, model: 'm', request: minimalRequest({ include_usage: true }) });
