@@ -7,6 +7,7 @@
 //
 // Needs dist/ (npm run bench builds it first). Exits 0 when the suite ran, whatever the budget
 // says: a MISS is a finding, not a crash. Exits 1 when the suite itself could not run.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isSelected, listScenarios } from './lib/catalog.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
-import { evaluateBudget, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
+import { BASELINE_COLUMNS, baselineRows, evaluateBudget, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
 import { runCliScenarios } from './lib/run-cli.mjs';
 import { runMemoryGroup } from './lib/run-memory.mjs';
 import { runRecoveriesScenario } from './lib/run-recoveries.mjs';
@@ -76,6 +77,9 @@ const USAGE = `usage: node bench/run.js [options]
   --cpu-prof <dir>   run the gateway (and the reference proxy) of the non-stream and stream
                      scenarios under node --cpu-prof: profiles in <dir> (and <dir>/reference);
                      read them with node bench/analyze-profile.mjs <dir>
+  --baseline <dir>   also run the gateway of another built checkout of this project (its
+                     bin/gateway.js) in the same rounds of the non-stream and stream scenarios,
+                     and report this build against it, paired round by round
   --no-pin           do not pin processes to cores
   --markdown         print the table as markdown (for bench/README.md)
   --list             list the scenario ids and exit
@@ -90,6 +94,7 @@ function parseOptions() {
       rounds: { type: 'string' },
       out: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      baseline: { type: 'string' },
       'no-pin': { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
@@ -106,8 +111,15 @@ function parseOptions() {
     settings.rounds = rounds;
     settings.memoryRounds = Math.min(settings.memoryRounds, rounds);
   }
+  let baselineBin;
+  if (values.baseline !== undefined) {
+    baselineBin = join(values.baseline, 'bin', 'gateway.js');
+    if (!existsSync(baselineBin) || !existsSync(join(values.baseline, 'dist', 'cli', 'main.js'))) {
+      throw new Error(`--baseline: ${values.baseline} is not a built checkout of this project (no bin/gateway.js or dist/; run npm install there)`);
+    }
+  }
   const out = values.out ?? join(BENCH, 'results', values.quick ? 'quick.json' : only.length > 0 ? 'partial.json' : 'latest.json');
-  return { ...values, only, settings, out };
+  return { ...values, only, settings, out, baselineBin };
 }
 
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -141,6 +153,11 @@ function printReport(report, rows, budget, markdown) {
       `${settings.rounds} rounds${report.quick ? ' (QUICK: the numbers mean nothing)' : ''}`,
   );
   console.log(markdown ? formatMarkdownTable(rows) : formatTextTable(rows));
+  const versusBaseline = baselineRows(report.scenarios);
+  if (versusBaseline.length > 0) {
+    console.log(`\nThis build against the baseline (${report.baseline}), paired round by round:`);
+    console.log(markdown ? formatMarkdownTable(versusBaseline, BASELINE_COLUMNS) : formatTextTable(versusBaseline, BASELINE_COLUMNS));
+  }
   console.log('\nBudget:');
   for (const line of budget) {
     if (line.verdict === 'SKIPPED') continue;
@@ -230,12 +247,12 @@ async function main() {
       }),
     );
     let gatewayCount = 0;
-    const startGateway = async (profile = false) => {
+    const startGateway = async (profile = false, bin = join(ROOT, 'bin', 'gateway.js'), name = 'gateway') => {
       gatewayCount += 1;
       const home = join(scratch, `home-${gatewayCount}`);
       await mkdir(home, { recursive: true });
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${options['cpu-prof']}`] : [];
-      return track(startService({ name: 'gateway', args: [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', '--quiet', '--config', configFile], nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset }));
+      return track(startService({ name, args: [bin, 'serve', '--port', '0', '--quiet', '--config', configFile], nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset }));
     };
     const startReference = (profile = false) => {
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(options['cpu-prof'], 'reference')}`] : [];
@@ -246,15 +263,17 @@ async function main() {
     if (throughput.length > 0) {
       const reference = await startReference(true);
       const gateway = await startGateway(true);
+      const baseline = options.baselineBin ? await startGateway(false, options.baselineBin, 'baseline gateway') : undefined;
       try {
         for (const group of ['nonstream', 'stream']) {
           const scenarios = throughput.filter((scenario) => scenario.group === group);
           if (scenarios.length === 0) continue;
           log(`bench: ${group} (${scenarios.length} scenarios)`);
-          Object.assign(results, await timed(group, () => runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, log })));
+          Object.assign(results, await timed(group, () => runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, log })));
         }
       } finally {
         await reference.stop();
+        await baseline?.stop();
         // A graceful stop, so that --cpu-prof writes its profile.
         const ended = await gateway.stop(20_000);
         if (options['cpu-prof']) log(`bench: gateway profile in ${options['cpu-prof']}, reference proxy profile in ${join(options['cpu-prof'], 'reference')} (gateway exit ${ended.code ?? ended.signal})`);
@@ -291,6 +310,7 @@ async function main() {
     suite: 'switchyard bench',
     quick: options.quick,
     only: options.only,
+    ...(options.baseline && { baseline: options.baseline }),
     machine,
     settings,
     durationSeconds: Number(((performance.now() - suiteStarted) / 1000).toFixed(1)),

@@ -72,6 +72,18 @@ describe('the benchmark (bench/run.js --quick)', () => {
     expect(output).toContain('Budget:');
   }, 120_000);
 
+  it('--baseline runs another checkout\'s gateway in the same rounds and reports this build against it', async () => {
+    const out = join(folder, 'baseline.json');
+    // This checkout as its own baseline: what is checked is the pairing, not a difference.
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const { code, output } = await runBench(['--quick', '--only', 'stream.passthrough.c10', '--baseline', root, '--out', out], 60_000);
+    expect(code, output).toBe(0);
+    const scenario = (JSON.parse(readFileSync(out, 'utf8')) as { scenarios: Record<string, { baseline?: object; versusBaseline?: Record<string, number> }> }).scenarios['stream.passthrough.c10'];
+    expect(scenario.baseline).toBeTypeOf('object');
+    expect(Object.keys(scenario.versusBaseline ?? {})).toContain('cpuUsPerStream');
+    expect(output).toContain('This build against the baseline');
+  }, 60_000);
+
   it('bench/stream-codecs.mjs runs every pair of different protocols and writes what each emits', async () => {
     const { code, output } = await runBench(['--quick', '--json'], 60_000, STREAM_CODECS);
     expect(code, output).toBe(0);

@@ -88,27 +88,52 @@ export function tableRows(scenarios, budget) {
   return rows;
 }
 
-const COLUMNS = ['scenario', 'metric', 'reference', 'gateway', 'ratio', 'budget', 'verdict'];
+/**
+ * With `--baseline`: this build against the other checkout's gateway, measured in the same rounds
+ * (each ratio paired inside a round, then the median over rounds). Only the scenarios that have one.
+ */
+export function baselineRows(scenarios) {
+  const rows = [];
+  for (const scenario of Object.values(scenarios)) {
+    if (scenario.status !== 'ok' || !scenario.versusBaseline) continue;
+    for (const metric of scenario.metrics) {
+      const format = METRICS[metric]?.format ?? ((value) => formatNumber(value, 2));
+      rows.push({
+        scenario: scenario.id,
+        metric: METRICS[metric]?.label ?? metric,
+        baseline: format(scenario.baseline?.[metric]),
+        gateway: format(scenario.gateway?.[metric]),
+        ratio: formatRatio(scenario.versusBaseline[metric]),
+      });
+    }
+  }
+  return rows;
+}
 
-export function formatTextTable(rows) {
-  const widths = COLUMNS.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
-  const line = (cells) => cells.map((cell, index) => (index >= 2 && index <= 4 ? String(cell).padStart(widths[index]) : String(cell).padEnd(widths[index]))).join('  ');
-  const out = [line(COLUMNS), line(widths.map((width) => '-'.repeat(width)))];
+const COLUMNS = ['scenario', 'metric', 'reference', 'gateway', 'ratio', 'budget', 'verdict'];
+export const BASELINE_COLUMNS = ['scenario', 'metric', 'baseline', 'gateway', 'ratio'];
+/** The columns holding numbers (right-aligned): the two measured sides and their ratio. */
+const isNumberColumn = (index) => index >= 2 && index <= 4;
+
+export function formatTextTable(rows, columns = COLUMNS) {
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
+  const line = (cells) => cells.map((cell, index) => (isNumberColumn(index) ? String(cell).padStart(widths[index]) : String(cell).padEnd(widths[index]))).join('  ');
+  const out = [line(columns), line(widths.map((width) => '-'.repeat(width)))];
   let previous;
   for (const row of rows) {
-    const text = line(COLUMNS.map((column) => (column === 'scenario' && row.scenario === previous ? '' : row[column])));
+    const text = line(columns.map((column) => (column === 'scenario' && row.scenario === previous ? '' : row[column])));
     out.push(row.note ? `${text}  ${row.note}` : text);
     previous = row.scenario;
   }
   return out.join('\n');
 }
 
-export function formatMarkdownTable(rows) {
-  const out = [`| ${COLUMNS.join(' | ')} |`, `|${COLUMNS.map((column, index) => (index >= 2 && index <= 4 ? '---:' : '---')).join('|')}|`];
+export function formatMarkdownTable(rows, columns = COLUMNS) {
+  const out = [`| ${columns.join(' | ')} |`, `|${columns.map((column, index) => (isNumberColumn(index) ? '---:' : '---')).join('|')}|`];
   let previous;
   for (const row of rows) {
-    const cells = COLUMNS.map((column) => (column === 'scenario' && row.scenario === previous ? '' : column === 'scenario' ? `\`${row.scenario}\`` : row[column]));
-    if (row.note) cells[6] = `${cells[6]} ${row.note.replaceAll('|', '\\|')}`.trim();
+    const cells = columns.map((column) => (column === 'scenario' && row.scenario === previous ? '' : column === 'scenario' ? `\`${row.scenario}\`` : row[column]));
+    if (row.note) cells[cells.length - 1] = `${cells[cells.length - 1]} ${row.note.replaceAll('|', '\\|')}`.trim();
     out.push(`| ${cells.join(' | ')} |`);
     previous = row.scenario;
   }

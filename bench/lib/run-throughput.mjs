@@ -47,7 +47,7 @@ function ratiosOf(gateway, reference, metrics) {
  * Runs the selected scenarios of one group ('nonstream' or 'stream') against the running
  * reference proxy and gateway; returns a result per scenario id.
  */
-export async function runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, log }) {
+export async function runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, log }) {
   const stream = group === 'stream';
   const warmupMs = stream ? settings.streamWarmupMs : settings.warmupMs;
   const durationMs = stream ? settings.streamDurationMs : settings.durationMs;
@@ -58,7 +58,9 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
   for (const scenario of scenarios) {
     const path = PATHS[scenario.path];
     gatewayRequests[scenario.id] = clientRequest(path.client, path.model, stream);
-    const problem = await checkAvailable(gateway.url, path.client, gatewayRequests[scenario.id], stream);
+    const problem =
+      (await checkAvailable(gateway.url, path.client, gatewayRequests[scenario.id], stream)) ??
+      (baseline && (await checkAvailable(baseline.url, path.client, gatewayRequests[scenario.id], stream))?.replace(/^/, 'baseline: '));
     results[scenario.id] = problem
       ? { id: scenario.id, group, description: scenario.description, metrics: scenario.metrics, status: 'unavailable', reason: problem }
       : { id: scenario.id, group, description: scenario.description, metrics: scenario.metrics, status: 'ok', rounds: [] };
@@ -79,6 +81,7 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
   // Warm-up of every code path (JIT, connection pools) before the first round.
   for (const [, requestToSend] of Object.entries(referenceRequests)) await measure(reference, requestToSend, 10, 0, settings.warmupPassMs);
   for (const scenario of live) await measure(gateway, gatewayRequests[scenario.id], 10, 0, settings.warmupPassMs);
+  if (baseline) for (const scenario of live) await measure(baseline, gatewayRequests[scenario.id], 10, 0, settings.warmupPassMs);
 
   const concurrencies = [...new Set(live.map((scenario) => scenario.concurrency))];
   for (let round = 0; round < settings.rounds; round += 1) {
@@ -87,20 +90,32 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
         const cells = live.filter((scenario) => scenario.concurrency === concurrency && PATHS[scenario.path].upstream === upstreamProtocol);
         if (cells.length === 0) continue;
         // Reference first in even rounds, last in odd ones: a slow drift of the machine hits both.
-        const order = round % 2 === 0 ? ['reference', ...cells] : [...cells, 'reference'];
+        // With a baseline, each cell measures the baseline next to this build, in the same order.
+        const measured = baseline ? cells.flatMap((cell) => (round % 2 === 0 ? [[cell, 'gateway'], [cell, 'baseline']] : [[cell, 'baseline'], [cell, 'gateway']])) : cells.map((cell) => [cell, 'gateway']);
+        const order = round % 2 === 0 ? ['reference', ...measured] : [...measured, 'reference'];
         let referenceResult;
         const gatewayResults = new Map();
+        const baselineResults = new Map();
         for (const item of order) {
           if (item === 'reference') referenceResult = await measure(reference, referenceRequest, concurrency);
-          else gatewayResults.set(item.id, await measure(gateway, gatewayRequests[item.id], concurrency));
+          else if (item[1] === 'gateway') gatewayResults.set(item[0].id, await measure(gateway, gatewayRequests[item[0].id], concurrency));
+          else baselineResults.set(item[0].id, await measure(baseline, gatewayRequests[item[0].id], concurrency));
         }
         for (const cell of cells) {
           const gatewayResult = gatewayResults.get(cell.id);
-          results[cell.id].rounds.push({ reference: referenceResult, gateway: gatewayResult, ratios: ratiosOf(gatewayResult, referenceResult, cell.metrics) });
+          const baselineResult = baselineResults.get(cell.id);
+          results[cell.id].rounds.push({
+            reference: referenceResult,
+            gateway: gatewayResult,
+            ratios: ratiosOf(gatewayResult, referenceResult, cell.metrics),
+            ...(baselineResult && { baseline: baselineResult, versusBaseline: ratiosOf(gatewayResult, baselineResult, cell.metrics) }),
+          });
         }
         log(
           `  round ${round + 1}/${settings.rounds} c=${concurrency} ${upstreamProtocol}: reference ${describe(referenceResult, stream)}; ` +
-            cells.map((cell) => `${cell.path} ${describe(gatewayResults.get(cell.id), stream)}`).join('; '),
+            cells
+              .map((cell) => `${cell.path} ${describe(gatewayResults.get(cell.id), stream)}${baseline ? ` (baseline ${describe(baselineResults.get(cell.id), stream)})` : ''}`)
+              .join('; '),
         );
       }
     }
@@ -112,6 +127,10 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
     result.gateway = medianOfRounds(result.rounds.map((round) => round.gateway));
     // The ratio pairs the two measurements of the same round, then takes the median over rounds.
     result.ratios = Object.fromEntries(scenario.metrics.map((metric) => [metric, median(result.rounds.map((round) => round.ratios[metric]))]));
+    if (baseline) {
+      result.baseline = medianOfRounds(result.rounds.map((round) => round.baseline));
+      result.versusBaseline = Object.fromEntries(scenario.metrics.map((metric) => [metric, median(result.rounds.map((round) => round.versusBaseline[metric]))]));
+    }
     const errors = result.rounds.reduce((sum, round) => sum + (round.gateway.errors ?? 0), 0);
     if (errors > 0) result.reason = `${errors} failed requests during the measurement`;
   }
