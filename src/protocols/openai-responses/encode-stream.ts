@@ -11,11 +11,6 @@ import { createOpenAIResponsesObject, type ResponseOutcome } from './encode-resp
 import { toOpenAIResponsesStatus } from './map-finish-reason.js';
 import { createStreamItem, createStreamItemWriter, type StreamItem } from './write-stream-item.js';
 
-/** The hot events: a delta of text, of a reasoning summary, of function-call arguments. */
-const TEXT_DELTA = 'response.output_text.delta';
-const REASONING_DELTA = 'response.reasoning_summary_text.delta';
-const ARGUMENTS_DELTA = 'response.function_call_arguments.delta';
-
 /**
  * Stream parts → Responses events (PROTOCOLS.md §3.4, §8): `response.created`, `response.in_progress`,
  * then one output item at a time, then `response.completed` / `response.incomplete` with the full
@@ -47,6 +42,10 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
   const emit = (type: string, fields: JsonObject) => {
     out += sseEvent(type, JSON.stringify({ type, ...fields, sequence_number: sequence++ }));
   };
+  // Event types are constants that JSON needs no escaping for.
+  const emitJson = (type: string, fieldsJson: string) => {
+    out += sseEvent(type, `{"type":"${type}",${fieldsJson},"sequence_number":${sequence++}}`);
+  };
   const respond = (type: string, outcome: ResponseOutcome) => emit(type, { response: createOpenAIResponsesObject(context, outcome) });
   const ensureStarted = () => {
     if (started) return;
@@ -54,14 +53,11 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
     respond('response.created', { status: 'in_progress', output: [], usage: null });
     respond('response.in_progress', { status: 'in_progress', output: [], usage: null });
   };
-  const writer = createStreamItemWriter(context.requestId, output, emit);
+  const writer = createStreamItemWriter(context.requestId, output, emit, emitJson);
 
-  /** `"item_id":…,"output_index":…` of the live item, written once when it opens. */
-  let liveReference = '';
   const open = (item: StreamItem) => {
     live = item;
     writer.open(item);
-    liveReference = `"item_id":${JSON.stringify(item.id)},"output_index":${item.outputIndex}`;
   };
   const closeLiveOnly = () => {
     const item = live!;
@@ -104,25 +100,7 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
     }
     startItem(createStreamItem('message', coreId, { groupId }));
   };
-  /**
-   * The hot path: a delta of the live item. The record is the one `writer.delta` would emit (same
-   * keys, same order, same JSON), built from constant pieces with no object in between.
-   */
-  const streamDelta = (item: StreamItem, delta: string) => {
-    // A custom tool's input is sent whole when the call ends; a text or summary part may have to open first.
-    if (item.custom || (item.kind !== 'function_call' && !item.partOpen)) return writer.delta(item, delta);
-    item.text += delta;
-    const json = JSON.stringify(delta);
-    if (item.kind === 'message') {
-      out += sseEvent(TEXT_DELTA, `{"type":"${TEXT_DELTA}",${liveReference},"content_index":${item.content.length},"delta":${json},"logprobs":[],"sequence_number":${sequence++}}`);
-    } else if (item.kind === 'reasoning') {
-      out += sseEvent(REASONING_DELTA, `{"type":"${REASONING_DELTA}",${liveReference},"summary_index":0,"delta":${json},"sequence_number":${sequence++}}`);
-    } else {
-      // A function call's arguments (images have no deltas).
-      out += sseEvent(ARGUMENTS_DELTA, `{"type":"${ARGUMENTS_DELTA}",${liveReference},"delta":${json},"sequence_number":${sequence++}}`);
-    }
-  };
-  const addDelta = (item: StreamItem, delta: string) => (item === live ? streamDelta(item, delta) : (item.text += delta));
+  const addDelta = (item: StreamItem, delta: string) => (item === live ? writer.delta(item, delta) : (item.text += delta));
   const fail = (outcome: ResponseOutcome) => {
     if (live) output[live.outputIndex] = writer.snapshot(live, 'incomplete');
     respond('response.failed', outcome);

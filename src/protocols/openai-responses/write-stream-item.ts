@@ -28,6 +28,8 @@ export interface StreamItem {
   content: JsonObject[];
   /** Message: an output_text part is open; reasoning: the summary part is open. */
   partOpen: boolean;
+  /** The JSON of its item_id and output_index, once it is on the wire (for its deltas). */
+  referenceJson?: string;
 }
 
 export function createStreamItem(kind: StreamItem['kind'], coreId: string, fields: Partial<StreamItem> = {}): StreamItem {
@@ -36,14 +38,22 @@ export function createStreamItem(kind: StreamItem['kind'], coreId: string, field
 
 const ID_PREFIXES = { message: 'msg', function_call: 'fc', reasoning: 'rs', image: 'ig' } as const;
 
+/** Writes an event: `{type, ...fields, sequence_number}`. */
 export type EmitEvent = (type: string, fields: JsonObject) => void;
+/**
+ * Writes an event whose fields are already JSON (`"a":1,"b":2`, between `type` and
+ * `sequence_number`): how the deltas, most of a stream, are written without an object in between.
+ */
+export type EmitEventJson = (type: string, fieldsJson: string) => void;
 
 /**
  * The wire events of one item (PROTOCOLS.md §3.4 table): added, part added, deltas, part done, done.
  * `output` is the Response's output array, kept current for the terminal event.
  */
-export function createStreamItemWriter(requestId: string, output: JsonObject[], emit: EmitEvent) {
+export function createStreamItemWriter(requestId: string, output: JsonObject[], emit: EmitEvent, emitJson: EmitEventJson) {
   const reference = (item: StreamItem) => ({ item_id: item.id, output_index: item.outputIndex });
+  /** `"item_id":…,"output_index":…` of the item a delta belongs to, made once per item. */
+  const referenceJson = (item: StreamItem) => (item.referenceJson ??= `"item_id":${JSON.stringify(item.id)},"output_index":${item.outputIndex}`);
 
   const openPart = (item: StreamItem) => {
     item.partOpen = true;
@@ -67,14 +77,16 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
     }
   };
 
+  // The same fields, in the same order, as the other events' objects would stringify to.
   const delta = (item: StreamItem, text: string) => {
     item.text += text;
     // `{input}` arguments arrive as JSON pieces; the custom tool's text is known only at the end.
     if (item.custom) return;
-    if (item.kind === 'function_call') return emit('response.function_call_arguments.delta', { ...reference(item), delta: text });
+    const json = JSON.stringify(text);
+    if (item.kind === 'function_call') return emitJson('response.function_call_arguments.delta', `${referenceJson(item)},"delta":${json}`);
     if (!item.partOpen) openPart(item);
-    if (item.kind === 'message') emit('response.output_text.delta', { ...reference(item), content_index: item.content.length, delta: text, logprobs: [] });
-    else emit('response.reasoning_summary_text.delta', { ...reference(item), summary_index: 0, delta: text });
+    if (item.kind === 'message') emitJson('response.output_text.delta', `${referenceJson(item)},"content_index":${item.content.length},"delta":${json},"logprobs":[]`);
+    else emitJson('response.reasoning_summary_text.delta', `${referenceJson(item)},"summary_index":0,"delta":${json}`);
   };
 
   /** The item as it stands, in the shape encodeResponse writes. */
