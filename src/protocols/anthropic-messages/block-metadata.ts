@@ -8,8 +8,10 @@ import { isJsonObject, type JsonObject } from '../read-fields.js';
  */
 export function readAnthropicExtraFields(block: JsonObject, mappedKeys: readonly string[]): JsonObject {
   const extra: JsonObject = {};
-  for (const [key, value] of Object.entries(block)) {
-    if (key === 'type' || mappedKeys.includes(key) || value === undefined || value === null) continue;
+  // for...in rather than Object.entries: this runs for every block of every Anthropic request.
+  for (const key in block) {
+    const value = block[key];
+    if (key === 'type' || value === undefined || value === null || mappedKeys.includes(key)) continue;
     extra[key] = value;
   }
   return extra;
