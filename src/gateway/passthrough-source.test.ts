@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../core/gateway-error.js';
 import { getCodec } from '../protocols/codecs.js';
 import { parseSseEvents } from '../sse/parse-sse.js';
-import { createPassthroughSource } from './passthrough-source.js';
+import { createPassthroughSource, createPassthroughTap } from './passthrough-source.js';
 
 const chunk = (index: number, content: string) =>
   `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}],"usage":null}\n\n`;
@@ -51,5 +51,22 @@ describe('createPassthroughSource', () => {
   it('reports an upstream error event through the tap', async () => {
     const { tap } = await pass([chunk(0, 'a'), 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n'], false);
     expect(tap.error()?.message).toBe('overloaded');
+  });
+
+  it('decodes a long stream as it goes past the byte limit, to the same response', () => {
+    const inner = getCodec('openai-chat').createStreamDecoder();
+    let decodedBeforeAsked = 0;
+    const tap = createPassthroughTap({ decode: (event) => (decodedBeforeAsked += 1, inner.decode(event)), end: () => inner.end() }, 300);
+    const deltas = Array.from({ length: 50 }, (_, index) => chunk(index, `w${index} `));
+    const whole = deltas.join('') + finish + usage + 'data: [DONE]\n\n';
+    // Reads cut anywhere, also inside events.
+    for (let at = 0; at < whole.length; at += 37) tap.push(Buffer.from(whole.slice(at, at + 37)));
+    tap.end();
+    // Held bytes never reach much past the limit: most events were decoded before anyone asked.
+    expect(decodedBeforeAsked).toBeGreaterThan(40);
+    const response = tap.result();
+    expect(response.choices[0].content).toEqual([{ type: 'text', text: deltas.map((_, index) => `w${index} `).join('') }]);
+    expect(response.usage.output.total).toBe(2);
+    expect(response.choices[0].finishReason.unified).toBe('stop');
   });
 });

@@ -79,12 +79,20 @@ interface PassthroughTap extends StreamCollector {
   end(): void;
 }
 
-function createPassthroughTap(decoder: StreamDecoder): PassthroughTap {
+/**
+ * How many undecoded bytes a tap holds at most. A usual answer stays below and is never decoded
+ * unless asked; a very long one is decoded as it goes past this, so that what it holds is the
+ * collected response, not every byte of every event (tens of MB for a long generation).
+ */
+export const TAP_MAX_PENDING_BYTES = 1024 * 1024;
+
+export function createPassthroughTap(decoder: StreamDecoder, maxPendingBytes = TAP_MAX_PENDING_BYTES): PassthroughTap {
   const collector = createStreamCollector();
   const parser = createSseParser((event) => {
     for (const part of decoder.decode(event)) collector.add(part);
   });
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let ended = false;
   let flushed = false;
   // Every protocol's error event names itself "error": bytes without the word hold none.
@@ -92,6 +100,7 @@ function createPassthroughTap(decoder: StreamDecoder): PassthroughTap {
   const catchUp = () => {
     for (const bytes of pending) parser.feed(bytes);
     pending = [];
+    pendingBytes = 0;
     if (ended && !flushed) {
       flushed = true;
       parser.end();
@@ -101,7 +110,9 @@ function createPassthroughTap(decoder: StreamDecoder): PassthroughTap {
   return {
     push(bytes) {
       pending.push(bytes);
+      pendingBytes += bytes.length;
       if (!mayHoldError && bytes.includes('error')) mayHoldError = true;
+      if (pendingBytes > maxPendingBytes) catchUp();
     },
     end() {
       ended = true;
