@@ -61,13 +61,13 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   const passthrough = provider.type === input.inbound;
   const upstreamCodec = getCodec(provider.type);
   let path: string;
-  let payload: string;
+  let payload: string | Buffer;
   let extraHeaders: Record<string, string> = {};
   let hidden: HiddenEvents | undefined;
   if (passthrough) {
     const prepared = upstreamCodec.preparePassthrough(input.body, { model: input.model, stream: request.stream, search: input.search });
     path = prepared.path;
-    payload = prepared.body === undefined ? input.bodyText : JSON.stringify(prepared.body);
+    payload = prepared.body === undefined ? input.bodyText : Buffer.from(JSON.stringify(prepared.body));
     hidden = prepared.hideEvent;
     for (const name of FORWARDED_CLIENT_HEADERS[provider.type] ?? []) {
       const value = input.clientHeader(name);
@@ -76,7 +76,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   } else {
     const encoded = upstreamCodec.encodeRequest(request, { model: input.model });
     path = encoded.path;
-    payload = JSON.stringify(encoded.body);
+    payload = Buffer.from(JSON.stringify(encoded.body));
     extraHeaders = encoded.headers ?? {};
     input.warnings.push(...encoded.warnings);
   }

@@ -10,7 +10,11 @@ export interface UpstreamRequest {
   path: string;
   method?: 'GET' | 'POST';
   headers: Record<string, string>;
-  body?: string;
+  /**
+   * undici keeps the body for as long as the response streams: a Buffer is kept as it is, off the
+   * JS heap, where a string would be kept twice (the string and undici's copy of it as bytes).
+   */
+  body?: string | Buffer;
   /** An AbortSignal, or an EventEmitter with `aborted` that emits `abort` (undici takes both). */
   signal?: AbortSignal | EventEmitter;
   timeoutMs: number;
