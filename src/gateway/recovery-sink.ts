@@ -11,9 +11,8 @@ export interface InterruptedGeneration {
   model: string;
   protocol: Protocol;
   provider: string;
-  /** The client's original body, as received. */
+  /** The client's original body, as received (the record parses it again for its hash). */
   requestBodyText: string;
-  requestBody: unknown;
   /** The response as the client's protocol returns it without streaming (partial when cut). */
   responseBodyText: string;
   errorMessage?: string;

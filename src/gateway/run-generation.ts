@@ -98,6 +98,9 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     let collector: StreamCollector = createStreamCollector();
     const partialResponse = () => JSON.stringify(codec.encodeResponse(collector.result(), context));
 
+    // What the log line and a recovery record need, taken out of `input`: the closures below live
+    // as long as the stream and must not hold the parsed body (a record parses the text again).
+    const { inbound, requestId, user, bodyText } = input;
     /** Logs the request with its usage, and keeps a recovery record when it was interrupted. */
     const finish = async (
       status: number,
@@ -106,22 +109,21 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
       error?: GatewayError,
       usage: () => Usage = () => collector.result().usage,
     ) => {
-      if (deps.logger.enabled) deps.logger.info(formatRequestLine({ status, inbound: input.inbound, upstream: `${provider.id}/${model}`, ms: deps.now() - started, usage: usage(), reason, error }));
+      if (deps.logger.enabled) deps.logger.info(formatRequestLine({ status, inbound, upstream: `${provider.id}/${model}`, ms: deps.now() - started, usage: usage(), reason, error }));
       if (reason) {
         await deps.recoveries
           .save({
-            requestId: input.requestId,
+            requestId,
             reason,
-            user: input.user,
+            user,
             model: request.model,
-            protocol: input.inbound,
+            protocol: inbound,
             provider: provider.id,
-            requestBodyText: input.bodyText,
-            requestBody: input.body,
+            requestBodyText: bodyText,
             responseBodyText: responseText(),
             ...(error && { errorMessage: error.message }),
           })
-          .catch((saveError: unknown) => deps.logger.error(`could not save the recovery record of ${input.requestId}: ${String(saveError)}`));
+          .catch((saveError: unknown) => deps.logger.error(`could not save the recovery record of ${requestId}: ${String(saveError)}`));
       }
       interruption.end();
     };

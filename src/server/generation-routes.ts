@@ -34,31 +34,39 @@ export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate
 
 async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: AuthenticateRequest, protocol: Protocol, path: { pathModel?: string; pathStream?: boolean } = {}) {
   try {
-    const config = gateway.config();
-    const { user, key } = authenticate(event);
-    if (protocol === 'anthropic-messages' && !event.req.headers.has('anthropic-version') && !event.req.headers.has('vendorb-version')) {
-      throw invalidRequest(undefined, 'anthropic-version: header is required.');
-    }
-    const body = await readJsonBody(event, config.server.bodyLimitBytes);
-    const policy = event.req.headers.get('x-switchyard-on-disconnect');
-    if (policy !== null && policy !== 'drain' && policy !== 'cancel') {
-      throw invalidRequest(undefined, `x-switchyard-on-disconnect: expected 'drain' or 'cancel', got '${policy}'.`);
-    }
-    const output = await gateway.generate({
-      inbound: protocol,
-      body: body.json,
-      bodyText: body.text,
-      search: event.url.search,
-      ...path,
-      clientHeader: (name) => event.req.headers.get(name) ?? undefined,
-      user,
-      clientKey: key,
-      requestId: requestIdOf(event),
-      client: connectionOf(event),
-      ...(policy !== null && { disconnectPolicy: policy }),
-    });
-    return await sendGenerationOutput(event, output);
+    return await sendGenerationOutput(event, await generate(event, gateway, authenticate, protocol, path));
   } catch (error) {
     return errorResponse(event, protocol, error);
   }
+}
+
+/**
+ * Reads, checks and starts the generation. A function of its own because a suspended async
+ * function keeps every local: the parsed body must not stay alive in a frame that waits for the
+ * whole stream to be sent.
+ */
+async function generate(event: H3Event, gateway: Gateway, authenticate: AuthenticateRequest, protocol: Protocol, path: { pathModel?: string; pathStream?: boolean }) {
+  const config = gateway.config();
+  const { user, key } = authenticate(event);
+  if (protocol === 'anthropic-messages' && !event.req.headers.has('anthropic-version') && !event.req.headers.has('vendorb-version')) {
+    throw invalidRequest(undefined, 'anthropic-version: header is required.');
+  }
+  const body = await readJsonBody(event, config.server.bodyLimitBytes);
+  const policy = event.req.headers.get('x-switchyard-on-disconnect');
+  if (policy !== null && policy !== 'drain' && policy !== 'cancel') {
+    throw invalidRequest(undefined, `x-switchyard-on-disconnect: expected 'drain' or 'cancel', got '${policy}'.`);
+  }
+  return gateway.generate({
+    inbound: protocol,
+    body: body.json,
+    bodyText: body.text,
+    search: event.url.search,
+    ...path,
+    clientHeader: (name) => event.req.headers.get(name) ?? undefined,
+    user,
+    clientKey: key,
+    requestId: requestIdOf(event),
+    client: connectionOf(event),
+    ...(policy !== null && { disconnectPolicy: policy }),
+  });
 }
