@@ -1,3 +1,5 @@
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createUpstreamProviders, FIXTURE_FILES, UPSTREAM_PROTOCOLS, UPSTREAM_PROVIDER_ID, fixtureToolCallIds, identifyRequest, replyFromFixtures } from './helpers/fake-protocol-upstream.js';
@@ -70,5 +72,23 @@ describe.each(CLIENTS)('%s client', (clientName) => {
       for (const result of sent.toolResults) expect(result.content).toContain('sunny, 21 degrees');
       expect(second.text).toBe(expectFixture(upstreamProtocol, files.text.json).text);
     });
+  });
+});
+
+describe('more choices than an upstream returns', () => {
+  it('a Gemini client asking for candidateCount 2 from an Anthropic upstream gets a 400 naming its own field', async () => {
+    const client = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: gateway.url } });
+    const attempt = client.models.generateContent({
+      model: `${UPSTREAM_PROVIDER_ID['anthropic-messages']}/text`,
+      contents: 'Hi',
+      config: { candidateCount: 2 },
+    });
+    await expect(attempt).rejects.toMatchObject({ status: 400, message: expect.stringContaining('generationConfig.candidateCount > 1 cannot be served') });
+  });
+
+  it('a Chat client asking for n 2 from an Anthropic upstream gets a 400 with param n', async () => {
+    const client = new OpenAI({ apiKey: 'test-key', baseURL: `${gateway.url}/v1` });
+    const attempt = client.chat.completions.create({ model: `${UPSTREAM_PROVIDER_ID['anthropic-messages']}/text`, messages: [{ role: 'user', content: 'Hi' }], n: 2 });
+    await expect(attempt).rejects.toMatchObject({ status: 400, param: 'n' });
   });
 });
