@@ -81,7 +81,13 @@ export function encodeOpenAIChatRequest(request: GenerateRequest, options: Encod
 
 function encodeReasoningEffort(reasoning: ReasoningConfig | undefined, warnings: Warning[]): string | undefined {
   if (!reasoning) return undefined;
-  if (reasoning.effort) return reasoning.effort;
+  if (reasoning.effort) {
+    // OpenAI takes an effort only: a budget beside it (Anthropic's thinking next to output_config.effort) cannot go.
+    if (reasoning.budgetTokens !== undefined) {
+      warnings.push({ type: 'dropped', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens not sent: the upstream takes reasoning_effort '${reasoning.effort}' only` });
+    }
+    return reasoning.effort;
+  }
   if (reasoning.enabled === false) {
     // As for Responses: 'none' exists only on the newest models and older ones reject it.
     warnings.push({ type: 'dropped', feature: 'reasoning disabled', details: "sent without reasoning_effort; the model's default applies" });

@@ -55,7 +55,13 @@ export function encodeOpenAIResponsesTextFormat(format: ResponseFormat | undefin
 /** `reasoning.effort`; a token budget (Anthropic, Gemini) becomes the nearest effort, with a warning. */
 export function encodeOpenAIResponsesReasoningEffort(reasoning: ReasoningConfig | undefined, warnings: Warning[]): string | undefined {
   if (!reasoning) return undefined;
-  if (reasoning.effort) return reasoning.effort;
+  if (reasoning.effort) {
+    // OpenAI takes an effort only: a budget beside it (Anthropic's thinking next to output_config.effort) cannot go.
+    if (reasoning.budgetTokens !== undefined) {
+      warnings.push({ type: 'dropped', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens not sent: the upstream takes reasoning.effort '${reasoning.effort}' only` });
+    }
+    return reasoning.effort;
+  }
   if (reasoning.enabled === false) {
     // 'none' exists only on the newest models; older ones reject it, so the model's default stays.
     warnings.push({ type: 'dropped', feature: 'reasoning disabled', details: "sent without reasoning.effort; the model's default applies" });
