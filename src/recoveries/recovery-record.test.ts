@@ -38,9 +38,10 @@ describe('createRecoveryRecord', () => {
     expect(createRecoveryRecord(input)).not.toHaveProperty('error_message');
   });
 
-  it('hashes the parsed body given by the caller, or parses the text', () => {
-    const parsed = JSON.parse(input.requestBodyText) as unknown;
-    expect(createRecoveryRecord({ ...input, requestBody: parsed }).request.request_body_hash).toBe(createRecoveryRecord(input).request.request_body_hash);
+  it('hashes the body text as parsed JSON: key order and whitespace do not change the hash', () => {
+    const reordered = JSON.stringify(Object.entries(JSON.parse(input.requestBodyText) as object).reverse().reduce((body, [key, value]) => ({ ...body, [key]: value }), {}), null, 2);
+    expect(reordered).not.toBe(input.requestBodyText);
+    expect(createRecoveryRecord({ ...input, requestBodyText: reordered }).request.request_body_hash).toBe(createRecoveryRecord(input).request.request_body_hash);
   });
 
   it('keeps a body of exactly 20 MB and omits a larger one, hashing the full body either way', () => {

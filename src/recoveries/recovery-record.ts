@@ -1,5 +1,5 @@
 import type { Protocol } from '../core/protocol.js';
-import { hashRequestBody } from './hash-request-body.js';
+import { hashRequestBodyText } from './hash-request-body.js';
 
 /**
  * A stored record of a generation that did not complete normally towards its client
@@ -57,17 +57,14 @@ export interface RecoveryRecordInput {
   protocol: Protocol;
   provider: string;
   errorMessage?: string;
-  /** The original request body exactly as received. */
+  /** The original request body exactly as received (parsed again for its hash). */
   requestBodyText: string;
-  /** The parsed request body, when the caller already has it; parsed from the text otherwise. */
-  requestBody?: unknown;
   /** The response JSON as the client's protocol returns it without streaming (maybe partial). */
   responseBodyText: string;
 }
 
 /** Builds a record; the hash always covers the full body, even when the body is not kept. */
 export function createRecoveryRecord(input: RecoveryRecordInput): RecoveryRecord {
-  const requestBody = input.requestBody === undefined ? JSON.parse(input.requestBodyText) : input.requestBody;
   const tooLarge = Buffer.byteLength(input.requestBodyText, 'utf8') > REQUEST_BODY_STORE_LIMIT_BYTES;
   return {
     request_id: input.requestId,
@@ -78,7 +75,7 @@ export function createRecoveryRecord(input: RecoveryRecordInput): RecoveryRecord
     protocol: input.protocol,
     provider: input.provider,
     ...(input.errorMessage !== undefined && { error_message: input.errorMessage }),
-    request: { body_raw: tooLarge ? OMITTED_TOO_LARGE : input.requestBodyText, request_body_hash: hashRequestBody(requestBody) },
+    request: { body_raw: tooLarge ? OMITTED_TOO_LARGE : input.requestBodyText, request_body_hash: hashRequestBodyText(input.requestBodyText) },
     response: { body_raw: input.responseBodyText, response_body_size: Buffer.byteLength(input.responseBodyText, 'utf8') },
   };
 }
