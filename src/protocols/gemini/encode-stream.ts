@@ -9,8 +9,11 @@ import { encodeGeminiFilePart, encodeGeminiReasoningPart, encodeGeminiTextPart, 
 import { encodeGeminiError } from './encode-error.js';
 import { toGeminiFinishReason } from './map-finish-reason.js';
 
-/** The JSON of every text or thought record, up to the text's value. */
-const TEXT_RECORD_START = '{"candidates":[{"content":{"role":"model","parts":[{"text":';
+/** An object's fields as JSON with a leading comma (`,"a":1,"b":2`), or '' for none: spliced into a record. */
+function fieldsJson(fields: JsonObject | undefined): string {
+  const json = fields === undefined ? '{}' : JSON.stringify(fields);
+  return json === '{}' ? '' : `,${json.slice(1, -1)}`;
+}
 
 /**
  * Stream parts → `data: <GenerateContentResponse>` records for a Gemini client (PROTOCOLS.md §4.5,
@@ -27,20 +30,13 @@ export function createGeminiStreamEncoder(context: ResponseContext): StreamEncod
   const partBlocks = new Set<string>();
   let done = false;
 
-  const record = (choice: number | undefined, parts: JsonObject[], candidateExtra: JsonObject = {}, responseExtra: JsonObject = {}): string =>
+  // Every record is written as a string around its parts' JSON (the ends that never change,
+  // modelVersion and responseId, once per stream): one record per text delta is the hot path.
+  const recordEnd = `,"modelVersion":${JSON.stringify(context.model)},"responseId":${JSON.stringify(context.requestId)}}`;
+  const record = (choice: number | undefined, parts: JsonObject[], candidateExtra?: JsonObject, responseExtra?: JsonObject): string =>
     sseData(
-      JSON.stringify({
-        candidates: [{ content: { role: 'model', parts }, ...candidateExtra, index: choice ?? 0 }],
-        ...responseExtra,
-        modelVersion: context.model,
-        responseId: context.requestId,
-      }),
+      `{"candidates":[{"content":{"role":"model","parts":${JSON.stringify(parts)}}${fieldsJson(candidateExtra)},"index":${choice ?? 0}}]${fieldsJson(responseExtra)}${recordEnd}`,
     );
-  // The hot path, one record per text or thought delta: the bytes `record` would write, joined from
-  // pieces that never change (modelVersion and responseId are stringified once, here) and the delta's JSON.
-  const textRecordEnd = `,"modelVersion":${JSON.stringify(context.model)},"responseId":${JSON.stringify(context.requestId)}}`;
-  const textRecord = (choice: number | undefined, text: string, thought: boolean): string =>
-    sseData(`${TEXT_RECORD_START}${JSON.stringify(text)}${thought ? ',"thought":true' : ''}}]},"index":${choice ?? 0}}]${textRecordEnd}`);
   const blockKey = (part: { id: string; choice?: number }) => `${part.choice ?? 0}:${part.id}`;
 
   return {
@@ -61,7 +57,7 @@ export function createGeminiStreamEncoder(context: ResponseContext): StreamEncod
         }
         case 'text-delta':
           // partBlocks is almost always empty: then no key is built.
-          return partBlocks.size > 0 && partBlocks.has(blockKey(part)) ? '' : textRecord(part.choice, part.delta, false);
+          return partBlocks.size > 0 && partBlocks.has(blockKey(part)) ? '' : record(part.choice, [{ text: part.delta }]);
         case 'text-end': {
           if (partBlocks.delete(blockKey(part))) return '';
           // Gemini's own signature of a text block goes out on an empty closing part, as Gemini does.
@@ -69,7 +65,7 @@ export function createGeminiStreamEncoder(context: ResponseContext): StreamEncod
           return typeof signature === 'string' ? record(part.choice, [encodeGeminiTextPart({ type: 'text', text: '', protocolMetadata: part.protocolMetadata })]) : '';
         }
         case 'reasoning-delta':
-          return includeThoughts ? textRecord(part.choice, part.delta, true) : '';
+          return includeThoughts ? record(part.choice, [{ text: part.delta, thought: true }]) : '';
         case 'reasoning-end':
           return includeThoughts && typeof geminiMetadataOf(part).thoughtSignature === 'string' ? record(part.choice, [encodeGeminiReasoningPart('', part)]) : '';
         case 'tool-call':
