@@ -2,8 +2,7 @@ import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
 import { SSE_KEEP_ALIVE_COMMENT, sseData } from '../../sse/write-sse.js';
 import type { ResponseContext, StreamEncoder } from '../protocol-codec.js';
-import type { JsonObject } from '../read-fields.js';
-import { toOpenAIChatUsage, type OpenAIChatUsage } from './convert-usage.js';
+import { toOpenAIChatUsage } from './convert-usage.js';
 import { encodeOpenAIError } from './encode-error.js';
 import { openAIChatCompletionId } from './encode-response.js';
 import { toOpenAIChatFinishReason } from './map-finish-reason.js';
@@ -30,10 +29,9 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
   // Every chunk shares its head and tail (with the SSE framing): written once, not again per chunk.
   const head = `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${context.created},"model":${JSON.stringify(context.model)},"system_fingerprint":null,"choices":`;
   const tail = includeUsage ? ',"usage":null}\n\n' : '}\n\n';
-  const chunk = (choiceList: JsonObject[], usage?: OpenAIChatUsage): string =>
-    head + JSON.stringify(choiceList) + (usage ? `,"usage":${JSON.stringify(usage)}}\n\n` : tail);
-  /** A one-choice chunk whose delta is the JSON text `delta` (the hot path: text and reasoning deltas). */
-  const deltaChunk = (index: number, delta: string): string => `${head}[{"index":${index},"delta":${delta},"logprobs":null,"finish_reason":null}]${tail}`;
+  /** A chunk of one choice, its delta given as JSON text; `finish_reason` null until its last chunk. */
+  const deltaChunk = (index: number, delta: string, finishReason: string | null = null): string =>
+    `${head}[{"index":${index},"delta":${delta},"logprobs":null,"finish_reason":${finishReason === null ? 'null' : JSON.stringify(finishReason)}}]${tail}`;
 
   /** The choice's opening chunk (the role, which the SDK wants first), once; '' after that. */
   const open = (index: number): string => {
@@ -88,7 +86,7 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
         case 'finish': {
           usage = part.usage;
           const opening = open(index);
-          return opening + chunk([{ index, delta: {}, logprobs: null, finish_reason: toOpenAIChatFinishReason(part.finishReason) }]);
+          return opening + deltaChunk(index, '{}', toOpenAIChatFinishReason(part.finishReason));
         }
         case 'error':
           failed = true;
@@ -104,7 +102,8 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
     finish(): string {
       if (failed) return '';
       done = true;
-      const usageChunk = includeUsage ? chunk([], toOpenAIChatUsage(usage ?? { input: {}, output: {} })) : '';
+      // The usage chunk has no choices, and its usage in place of the tail's null.
+      const usageChunk = includeUsage ? `${head}[],"usage":${JSON.stringify(toOpenAIChatUsage(usage ?? { input: {}, output: {} }))}}\n\n` : '';
       return usageChunk + sseData('[DONE]');
     },
     keepAlive: () => SSE_KEEP_ALIVE_COMMENT,
