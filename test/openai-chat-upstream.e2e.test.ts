@@ -14,6 +14,7 @@ const REPLIES: Record<string, () => FakeReply> = {
   'parallel-tool-calls-stream': () => ({ sse: readFixture('openai-chat', 'parallel-tool-calls-stream.sse') }),
   'parallel-tool-calls': () => ({ json: readFixture('openai-chat', 'parallel-tool-calls.json') }),
   'slow-stream': () => ({ sse: readFixture('openai-chat', 'text-stream.sse'), delayMs: 40 }),
+  'slow-first-token-stream': () => ({ sse: readFixture('openai-chat', 'text-stream.sse'), stallAfter: 0, stallMs: 1500 }),
   'error-400': () => ({ status: 400, json: readFixture('openai-chat', 'error-400.json') }),
   'error-404': () => ({ status: 404, json: readFixture('openai-chat', 'error-404-model.json') }),
   'error-500-text': () => ({ status: 500, json: 'upstream exploded', headers: { 'content-type': 'text/plain' } }),
@@ -126,6 +127,19 @@ describe('OpenAI Chat passthrough to an OpenAI-compatible upstream', () => {
     expect(upstream.recordsSent - before).toBeLessThan(total / 2);
     while (!(await iterator.next()).done);
     expect(upstream.recordsSent - before).toBe(total);
+  });
+
+  it('answers with its status and headers while the upstream is still silent', async () => {
+    const before = upstream.recordsSent;
+    // The SDK resolves once the headers are in: here, before the upstream has sent any event.
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'slow-first-token-stream', stream: true, messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
+    expect(response.status).toBe(200);
+    expect(upstream.recordsSent - before).toBe(0);
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    expect(text).toBe(fixtureStreamText('text-stream.sse'));
   });
 
   it('returns upstream errors with their status and body', async () => {

@@ -1,7 +1,8 @@
+import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createClientConnection } from './client-connection.js';
-import { createClientStream } from './client-stream.js';
+import { createClientStream, type ClientSink } from './client-stream.js';
 
 function connection() {
   let markGone!: () => void;
@@ -9,53 +10,106 @@ function connection() {
   return { client, goAway: () => markGone() };
 }
 
-async function readAll(stream: ReturnType<typeof createClientStream>): Promise<string> {
-  let text = '';
-  for await (const chunk of stream.body) text += chunk;
-  return text;
+/** A sink that takes `capacity` writes before it is full, and records what reached it. */
+function recordingSink(capacity = Infinity) {
+  const drain = new EventEmitter();
+  const log: string[] = [];
+  let pending = 0;
+  const sink: ClientSink = {
+    write(chunk) {
+      log.push(String(chunk));
+      pending += 1;
+      return pending < capacity;
+    },
+    once: (event, listener) => drain.once(event, listener),
+    off: (event, listener) => drain.off(event, listener),
+    flushHeaders: () => log.push('<headers>'),
+  };
+  return {
+    sink,
+    log,
+    /** The socket took everything: a waiting writer may go on. */
+    drained() {
+      pending = 0;
+      drain.emit('drain');
+    },
+  };
 }
 
 describe('createClientStream', () => {
-  it('passes writes on in order and ends', async () => {
-    const stream = createClientStream({ client: connection().client });
-    stream.write('a');
+  it('writes straight to the sink, in order, with no headers of its own when a write carries them', async () => {
+    const { sink, log } = recordingSink();
+    const stream = createClientStream({ sink, client: connection().client, headersWaitMs: 10 });
+    expect(stream.write('a')).toBeUndefined();
     stream.write(Buffer.from('b'));
+    await sleep(30);
     stream.end();
-    expect(await readAll(stream)).toBe('ab');
+    await stream.closed;
+    expect(log).toEqual(['a', 'b']);
   });
 
-  it('sends a keep-alive when nothing was written for a while, and none while writes flow', async () => {
-    const stream = createClientStream({ client: connection().client, keepAlive: () => ':ka\n\n', keepAliveMs: 30 });
-    await sleep(80);
+  it('sends the headers alone when nothing is written in time, then keep-alives while nothing else is', async () => {
+    const { sink, log } = recordingSink();
+    const stream = createClientStream({ sink, client: connection().client, keepAlive: () => ':ka', keepAliveMs: 40, headersWaitMs: 10 });
+    await sleep(25);
+    expect(log).toEqual(['<headers>']);
+    await sleep(100);
     stream.write('data');
     stream.end();
-    const text = await readAll(stream);
-    expect(text.startsWith(':ka\n\n')).toBe(true);
-    expect(text.endsWith('data')).toBe(true);
+    expect(log[0]).toBe('<headers>');
+    expect(log.filter((entry) => entry === ':ka').length).toBeGreaterThanOrEqual(1);
+    expect(log.at(-1)).toBe('data');
   });
 
-  it('makes the writer wait while the reader is full, and lets it go on when read', async () => {
-    const stream = createClientStream({ client: connection().client });
-    const big = Buffer.alloc(80 * 1024, 'x');
-    const waiting = stream.write(big);
+  it('sends no keep-alive while writes flow', async () => {
+    const { sink, log } = recordingSink();
+    const stream = createClientStream({ sink, client: connection().client, keepAlive: () => ':ka', keepAliveMs: 40, headersWaitMs: 10 });
+    for (let index = 0; index < 12; index += 1) {
+      stream.write(`e${index}`);
+      await sleep(10);
+    }
+    stream.end();
+    expect(log).not.toContain(':ka');
+    expect(log).not.toContain('<headers>');
+  });
+
+  it('makes the writer wait while the sink is full, and lets it go on at drain', async () => {
+    const { sink, drained } = recordingSink(1);
+    const stream = createClientStream({ sink, client: connection().client });
+    const waiting = stream.write('big');
     expect(waiting).toBeInstanceOf(Promise);
     let released = false;
     void waiting!.then(() => (released = true));
     await sleep(10);
     expect(released).toBe(false);
-    stream.body.read();
-    await sleep(10);
+    drained();
+    await sleep(0);
     expect(released).toBe(true);
+    stream.end();
   });
 
-  it('turns writes into no-ops once the client is gone, releasing a waiting writer', async () => {
+  it('turns writes into no-ops once the client is gone, releasing a waiting writer and closing', async () => {
     const { client, goAway } = connection();
-    const stream = createClientStream({ client });
-    const waiting = stream.write(Buffer.alloc(80 * 1024));
+    const { sink, log } = recordingSink(1);
+    const stream = createClientStream({ sink, client });
+    const waiting = stream.write('first');
     goAway();
     await waiting;
+    await stream.closed;
     expect(stream.gone).toBe(true);
     expect(stream.write('more')).toBeUndefined();
+    expect(log).toEqual(['first']);
     stream.end();
+  });
+
+  it('does nothing at all for a client gone before the stream began', async () => {
+    const { client, goAway } = connection();
+    goAway();
+    const { sink, log } = recordingSink();
+    const stream = createClientStream({ sink, client, keepAlive: () => ':ka', keepAliveMs: 5, headersWaitMs: 5 });
+    await stream.closed;
+    expect(stream.write('x')).toBeUndefined();
+    await sleep(20);
+    expect(log).toEqual([]);
   });
 });

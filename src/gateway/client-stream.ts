@@ -1,72 +1,109 @@
-import { Readable } from 'node:stream';
 import type { ClientConnection } from './client-connection.js';
 
 /**
- * The response body of a stream client: a plain Readable fed by `write` (no Transform in between).
- * Writes wait when the socket is full (never buffering a whole stream), and become no-ops once the
- * client is gone, so the upstream can be drained into a recovery record. Sends a keep-alive when
- * nothing was written for a while.
+ * Where a stream's bytes go: the Node response itself, with nothing in between, or anything with
+ * the same members. `write` returns false when the socket is full; `drain` says it can take more.
+ */
+export interface ClientSink {
+  write(chunk: string | Buffer): boolean;
+  once(event: 'drain', listener: () => void): unknown;
+  off(event: 'drain', listener: () => void): unknown;
+  /** Sends the status line and headers at once, without waiting for a first write to carry them. */
+  flushHeaders?(): void;
+}
+
+/**
+ * A stream client's side of the connection. Writes go straight to the sink, wait while the socket
+ * is full (a stream is never buffered whole), and become no-ops once the client is gone, so the
+ * upstream can be drained into a recovery record.
+ *
+ * The headers go out with the first write (one packet, one syscall). Should nothing be written
+ * within `headersWaitMs` (a model slow to its first token), they are sent alone, so the client
+ * knows the request was taken. With `keepAlive`, a keep-alive is written after every
+ * `keepAliveMs` period in which nothing else was.
  */
 export interface ClientStream {
-  readonly body: Readable;
   /** Whether the client has gone away. */
   readonly gone: boolean;
   /** Resolves at once, or when the socket can take more (or the client left). */
-  write(bytes: string | Buffer): Promise<void> | undefined;
+  write(chunk: string | Buffer): Promise<void> | undefined;
+  /** The stream is over for the client: nothing more is written. */
   end(): void;
+  /** Resolves once the stream has ended or the client has gone away. */
+  readonly closed: Promise<void>;
 }
 
-export function createClientStream(options: { client: ClientConnection; keepAlive?: () => string; keepAliveMs?: number }): ClientStream {
+/** How long headers wait for the first event to carry them. */
+export const HEADERS_WAIT_MS = 100;
+
+export function createClientStream(options: {
+  sink: ClientSink;
+  client: ClientConnection;
+  keepAlive?: () => string;
+  keepAliveMs?: number;
+  headersWaitMs?: number;
+}): ClientStream {
+  const { sink, client, keepAlive } = options;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  let ended = false;
+  let started = false;
+  let wroteSinceTick = false;
   let waiting: (() => void) | undefined;
   const release = () => {
     const resolve = waiting;
+    if (!resolve) return;
     waiting = undefined;
-    resolve?.();
+    sink.off('drain', release);
+    resolve();
   };
-  // `read` is called when the consumer wants more: a waiting writer may go on.
-  const body = new Readable({ highWaterMark: 64 * 1024, read: release });
-  // A destroyed response (client gone) must not raise an unhandled error.
-  body.on('error', () => undefined);
-  body.once('close', release);
-  let ended = false;
-  let gone = options.client.gone;
-  let timer: NodeJS.Timeout | undefined;
-  const stopListening = options.client.onGone(() => {
-    gone = true;
+  let close!: () => void;
+  const closed = new Promise<void>((resolve) => (close = resolve));
+
+  // One timer, touched only when it fires (never per write): first for the headers, then for the
+  // keep-alives.
+  const tick = () => {
+    timer = undefined;
+    if (ended || client.gone) return;
+    if (!started) {
+      started = true;
+      sink.flushHeaders?.();
+    } else if (!wroteSinceTick && keepAlive) sink.write(keepAlive());
+    wroteSinceTick = false;
+    if (keepAlive) timer = setTimeout(tick, keepAliveMs).unref();
+  };
+  let timer: NodeJS.Timeout | undefined = setTimeout(tick, Math.min(options.headersWaitMs ?? HEADERS_WAIT_MS, keepAlive ? keepAliveMs : Infinity)).unref();
+  const stopListening = client.onGone(() => {
     clearTimeout(timer);
     release();
+    close();
   });
-  const open = () => !gone && !ended && !body.destroyed;
-
-  if (options.keepAlive) {
-    const keepAlive = options.keepAlive;
-    timer = setTimeout(function sendKeepAlive() {
-      if (!open()) return;
-      body.push(keepAlive());
-      timer?.refresh();
-    }, options.keepAliveMs ?? 15_000);
-    timer.unref();
-  }
 
   return {
-    body,
     get gone() {
-      return gone || body.destroyed;
+      return client.gone;
     },
-    write(bytes) {
-      if (!open()) return undefined;
-      timer?.refresh();
-      if (body.push(bytes)) return undefined;
+    write(chunk) {
+      if (ended || client.gone) return undefined;
+      if (!started) {
+        started = true;
+        // The headers go with this write; without keep-alives the timer has nothing left to do.
+        if (!keepAlive) clearTimeout(timer);
+      }
+      wroteSinceTick = true;
+      if (sink.write(chunk)) return undefined;
       return new Promise<void>((resolve) => {
         waiting = resolve;
+        sink.once('drain', release);
       });
     },
     end() {
+      if (ended) return;
+      ended = true;
       clearTimeout(timer);
       stopListening();
-      if (!ended && !body.destroyed) body.push(null);
-      ended = true;
       release();
+      close();
     },
+    closed,
   };
 }

@@ -86,6 +86,9 @@ interface PassthroughTap extends StreamCollector {
  */
 export const TAP_MAX_PENDING_BYTES = 1024 * 1024;
 
+/** Looked for in every upstream read: as bytes, not a string converted again on each search. */
+const ERROR_WORD = Buffer.from('error');
+
 export function createPassthroughTap(decoder: StreamDecoder, maxPendingBytes = TAP_MAX_PENDING_BYTES): PassthroughTap {
   const collector = createStreamCollector();
   const parser = createSseParser((event) => {
@@ -111,7 +114,7 @@ export function createPassthroughTap(decoder: StreamDecoder, maxPendingBytes = T
     push(bytes) {
       pending.push(bytes);
       pendingBytes += bytes.length;
-      if (!mayHoldError && bytes.includes('error')) mayHoldError = true;
+      if (!mayHoldError && bytes.includes(ERROR_WORD)) mayHoldError = true;
       if (pendingBytes > maxPendingBytes) catchUp();
     },
     end() {

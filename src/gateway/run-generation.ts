@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { DisconnectPolicy, GatewayConfig } from '../config/config-types.js';
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
 import { invalidRequest, toGatewayError, type GatewayError } from '../core/gateway-error.js';
@@ -19,7 +18,7 @@ import { openUpstream, type OpenedUpstream } from './open-upstream.js';
 import type { InterruptedReason, RecoverySink } from './recovery-sink.js';
 import { renderError } from './render-error.js';
 import { resolveModel } from './route-model.js';
-import { streamToClient } from './stream-to-client.js';
+import { streamToClient, type StreamBody } from './stream-to-client.js';
 
 export interface GatewayLogger {
   /** Whether request lines are wanted at all: nothing is formatted for a quiet logger. */
@@ -61,7 +60,7 @@ export interface GenerationInput {
 
 export type GenerationOutput =
   | { kind: 'json'; status: number; headers: Record<string, string>; body: string | Buffer }
-  | { kind: 'stream'; status: number; headers: Record<string, string>; body: Readable };
+  | { kind: 'stream'; status: number; headers: Record<string, string>; body: StreamBody };
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
 

@@ -1,18 +1,20 @@
-import type { Readable } from 'node:stream';
 import type { StreamCollector } from '../core/collect-stream.js';
 import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProtocolCodec, ResponseContext, StreamEncoder } from '../protocols/protocol-codec.js';
 import type { ClientConnection } from './client-connection.js';
-import { createClientStream } from './client-stream.js';
+import { createClientStream, type ClientSink, type ClientStream } from './client-stream.js';
 import type { OpenedUpstream } from './open-upstream.js';
 
-/**
- * A stream client: what the upstream sends reaches the client as it arrives. Passthrough: the
- * upstream's own bytes (its tap decodes them later, if asked). Otherwise: the decoded parts,
- * encoded in the client's protocol, while `collector` keeps the response for usage and recoveries.
- * `onEnd` runs once the stream is over.
- */
-export function streamToClient(options: {
+/** A response body written as it is produced, straight into the client's connection. */
+export interface StreamBody {
+  /**
+   * Writes the stream into `sink` (once). Resolves when the stream has ended for the client, or
+   * the client has gone away; the upstream may still be drained into a recovery record after that.
+   */
+  pipeTo(sink: ClientSink): Promise<void>;
+}
+
+interface StreamToClientOptions {
   opened: Extract<OpenedUpstream, { kind: 'parts' | 'passthrough-stream' }>;
   codec: ProtocolCodec;
   context: ResponseContext;
@@ -21,42 +23,56 @@ export function streamToClient(options: {
   /** The error to report when the gateway itself stopped the stream (shutdown). */
   stoppedBy: () => GatewayError | undefined;
   onEnd: (error: GatewayError | undefined) => Promise<void>;
-}): Readable {
-  const { opened, collector } = options;
-  const passthrough = opened.kind === 'passthrough-stream';
-  // Made on first use: a passthrough stream needs one only to write an error in the client's protocol.
-  let encoder: StreamEncoder | undefined;
-  const encoderOf = () => (encoder ??= options.codec.createStreamEncoder(options.context));
-  // Passthrough upstreams send their own keep-alives (Anthropic pings).
-  const client = createClientStream({ client: options.client, keepAlive: passthrough ? undefined : () => encoderOf().keepAlive() });
+}
 
-  void (async () => {
-    let failure: GatewayError | undefined;
-    try {
-      if (opened.kind === 'passthrough-stream') {
-        await opened.source.run((bytes) => client.write(bytes));
-        failure = collector.error();
-      } else {
-        await opened.source.run((parts) => {
-          let text = '';
-          const encoder = encoderOf();
-          for (const part of parts) {
-            collector.add(part);
-            text += encoder.encode(part);
-          }
-          return text ? client.write(text) : undefined;
-        });
-        failure = collector.error();
-        if (!failure) client.write(encoderOf().finish());
-      }
-    } catch (error) {
-      failure = options.stoppedBy() ?? toGatewayError(error);
-      // Headers are sent: the error goes in the stream, in the client's protocol.
-      client.write(encoderOf().encode({ type: 'error', error: failure }));
-    } finally {
-      client.end();
+/**
+ * A stream client: what the upstream sends reaches the client as it arrives. Passthrough: the
+ * upstream's own bytes (its tap decodes them later, if asked). Otherwise: the decoded parts,
+ * encoded in the client's protocol, while `collector` keeps the response for usage and recoveries.
+ * `onEnd` runs once the stream is over.
+ */
+export function streamToClient(options: StreamToClientOptions): StreamBody {
+  return {
+    pipeTo(sink) {
+      // Made on first use: a passthrough stream needs one only to write an error in the client's protocol.
+      let encoder: StreamEncoder | undefined;
+      const encoderOf = () => (encoder ??= options.codec.createStreamEncoder(options.context));
+      // Passthrough upstreams send their own keep-alives (Anthropic pings).
+      const keepAlive = options.opened.kind === 'passthrough-stream' ? undefined : () => encoderOf().keepAlive();
+      const client = createClientStream({ sink, client: options.client, keepAlive });
+      void send(options, client, encoderOf).then(options.onEnd);
+      return client.closed;
+    },
+  };
+}
+
+/** Runs the upstream to its end into `client`; returns the failure to report, if any. */
+async function send(options: StreamToClientOptions, client: ClientStream, encoderOf: () => StreamEncoder): Promise<GatewayError | undefined> {
+  const { opened, collector } = options;
+  let failure: GatewayError | undefined;
+  try {
+    if (opened.kind === 'passthrough-stream') {
+      await opened.source.run((bytes) => client.write(bytes));
+      failure = collector.error();
+    } else {
+      await opened.source.run((parts) => {
+        let text = '';
+        const encoder = encoderOf();
+        for (const part of parts) {
+          collector.add(part);
+          text += encoder.encode(part);
+        }
+        return text ? client.write(text) : undefined;
+      });
+      failure = collector.error();
+      if (!failure) client.write(encoderOf().finish());
     }
-    await options.onEnd(failure);
-  })();
-  return client.body;
+  } catch (error) {
+    failure = options.stoppedBy() ?? toGatewayError(error);
+    // The 200 is committed: the error goes in the stream, in the client's protocol.
+    client.write(encoderOf().encode({ type: 'error', error: failure }));
+  } finally {
+    client.end();
+  }
+  return failure;
 }

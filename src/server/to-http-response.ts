@@ -6,6 +6,7 @@ import type { Protocol } from '../core/protocol.js';
 import type { GenerationOutput } from '../gateway/run-generation.js';
 import { renderError } from '../gateway/render-error.js';
 import { getCodec } from '../protocols/codecs.js';
+import { streamBodyReadable } from './stream-body-readable.js';
 
 /**
  * Every response carries the request's id, under both names (OpenAI's SDK reads x-request-id,
@@ -26,34 +27,24 @@ export function requestIdOf(event: H3Event): string {
 const HANDLED = Symbol.for('h3.handled');
 
 /**
- * A gateway answer to the client. On Node a stream is piped straight into the response, with the
- * headers sent as soon as the upstream has answered: through h3's generic path, headers would wait
- * for the first chunk and every stream would set up a `pipeline` of its own.
+ * A gateway answer to the client. On Node a stream is written straight into the response: the
+ * status and headers are set at once and go out with the first event (see client-stream.ts).
  */
 export async function sendGenerationOutput(event: H3Event, output: GenerationOutput): Promise<HTTPResponse | symbol> {
   const response = (event.runtime as { node?: { res?: ServerResponse } } | undefined)?.node?.res;
   if (output.kind !== 'stream' || !response) return toHTTPResponse(event, output);
   response.writeHead(output.status, { ...requestIdHeaders(event), ...output.headers });
-  // Clients learn at once that the request was taken, however long the first token takes.
-  response.flushHeaders();
-  // The response is left open for h3 (srvx) to end once the handler returns: ending it here would
-  // make srvx's own `end(callback)` build an ERR_STREAM_ALREADY_FINISHED error, stack trace and
-  // all, for every stream. Should a framework version not end it, the check after it does.
-  output.body.pipe(response, { end: false });
-  await new Promise<void>((resolve) => {
-    output.body.once('end', resolve);
-    response.once('close', resolve);
-  });
-  setImmediate(() => {
-    if (!response.writableEnded && !response.destroyed) response.end();
-  });
+  await output.body.pipeTo(response);
+  // srvx ends the response once the handler returns. Ending it here would make srvx's own
+  // `end(callback)` build an ERR_STREAM_ALREADY_FINISHED error, stack trace and all, per stream.
   return HANDLED;
 }
 
-/** A gateway answer as an h3 response; a stream body is a Node stream, which h3 pipes. */
+/** A gateway answer as an h3 response; a stream body becomes a Node Readable, which h3 pipes. */
 export function toHTTPResponse(event: H3Event, output: GenerationOutput): HTTPResponse {
+  const body = output.kind === 'stream' ? streamBodyReadable(output.body) : output.body;
   // h3 pipes any body with .pipe(); its BodyInit type does not name Node streams.
-  return new HTTPResponse(output.body as unknown as ConstructorParameters<typeof HTTPResponse>[0], {
+  return new HTTPResponse(body as unknown as ConstructorParameters<typeof HTTPResponse>[0], {
     status: output.status,
     headers: { ...requestIdHeaders(event), ...output.headers },
   });

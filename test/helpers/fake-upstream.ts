@@ -49,6 +49,8 @@ export async function startFakeUpstream(reply: (request: RecordedRequest) => Fak
       return;
     }
     response.writeHead(answer.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    // As vendors do: the status is sent at once, however long the first event takes.
+    response.flushHeaders();
     const records = splitSseRecords(answer.sse);
     for (const [index, record] of records.entries()) {
       if (answer.breakAfter !== undefined && index >= answer.breakAfter) {
