@@ -27,7 +27,7 @@ const BENCH = join(ROOT, 'bench');
 
 const FULL = {
   rounds: 5,
-  warmupPassMs: 600,
+  warmupPassMs: 3000,
   warmupMs: 250,
   durationMs: 900,
   streamWarmupMs: 250,

@@ -78,12 +78,15 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
   const measure = async (service, requestToSend, concurrency, warm = warmupMs, duration = durationMs) =>
     toMetrics(await closedLoop({ url: service.url, request: requestToSend, concurrency, warmupMs: warm, durationMs: duration, stream, cpuOf: service.cpuSeconds }), stream);
 
-  // Warm-up of every code path (JIT, connection pools) before the first round.
-  for (const [, requestToSend] of Object.entries(referenceRequests)) await measure(reference, requestToSend, 10, 0, settings.warmupPassMs);
-  for (const scenario of live) await measure(gateway, gatewayRequests[scenario.id], 10, 0, settings.warmupPassMs);
-  if (baseline) for (const scenario of live) await measure(baseline, gatewayRequests[scenario.id], 10, 0, settings.warmupPassMs);
-
   const concurrencies = [...new Set(live.map((scenario) => scenario.concurrency))];
+  // Warm-up of every path before the first round, at the group's highest concurrency, long enough
+  // for the JIT to settle: both sides are measured as the long-running processes they are, not
+  // while V8 is still compiling (which costs the gateway, with more code, more than the reference).
+  const warmupConcurrency = Math.max(...concurrencies);
+  for (const [, requestToSend] of Object.entries(referenceRequests)) await measure(reference, requestToSend, warmupConcurrency, 0, settings.warmupPassMs);
+  for (const scenario of live) await measure(gateway, gatewayRequests[scenario.id], warmupConcurrency, 0, settings.warmupPassMs);
+  if (baseline) for (const scenario of live) await measure(baseline, gatewayRequests[scenario.id], warmupConcurrency, 0, settings.warmupPassMs);
+
   for (let round = 0; round < settings.rounds; round += 1) {
     for (const concurrency of concurrencies) {
       for (const [upstreamProtocol, referenceRequest] of Object.entries(referenceRequests)) {

@@ -110,10 +110,9 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     return { kind: 'parts', source: createGeneratorSource(toAsync(parts), parts.next()) };
   }
   if (request.stream) {
-    const decoder = upstreamCodec.createStreamDecoder();
     return passthrough
-      ? { kind: 'passthrough-stream', source: createPassthroughSource({ body: response.body, decoder, hidden, failure: response.failure }) }
-      : { kind: 'parts', source: createSseSource({ body: response.body, decoder, failure: response.failure }) };
+      ? { kind: 'passthrough-stream', source: createPassthroughSource({ body: response.body, createDecoder: () => upstreamCodec.createStreamDecoder(), hidden, failure: response.failure }) }
+      : { kind: 'parts', source: createSseSource({ body: response.body, decoder: upstreamCodec.createStreamDecoder(), failure: response.failure }) };
   }
   const body = await readBody(response.body).catch((error: unknown) => {
     throw response.failure(error);

@@ -15,7 +15,7 @@ async function pass(pieces: string[], hide: boolean) {
   const prepared = getCodec('openai-chat').preparePassthrough({ model: 'm', stream: true, messages: [] }, { model: 'm', stream: true, search: '' });
   const source = createPassthroughSource({
     body: Readable.from(pieces.map((piece) => Buffer.from(piece))),
-    decoder: getCodec('openai-chat').createStreamDecoder(),
+    createDecoder: () => getCodec('openai-chat').createStreamDecoder(),
     hidden: hide ? prepared.hideEvent : undefined,
     failure: (error) => new GatewayError('upstream_error', String(error)),
   });
@@ -48,6 +48,17 @@ describe('createPassthroughSource', () => {
     }
   });
 
+  it('makes no decoder for a tap nobody reads', () => {
+    let made = 0;
+    const tap = createPassthroughTap(() => (made += 1, getCodec('openai-chat').createStreamDecoder()));
+    for (const piece of [chunk(0, 'Hel'), chunk(1, 'lo'), finish, usage]) tap.push(Buffer.from(piece));
+    tap.end();
+    expect(tap.error()).toBeUndefined();
+    expect(made).toBe(0);
+    expect(tap.result().choices[0].content).toEqual([{ type: 'text', text: 'Hello' }]);
+    expect(made).toBe(1);
+  });
+
   it('reports an upstream error event through the tap', async () => {
     const { tap } = await pass([chunk(0, 'a'), 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n'], false);
     expect(tap.error()?.message).toBe('overloaded');
@@ -56,7 +67,7 @@ describe('createPassthroughSource', () => {
   it('decodes a long stream as it goes past the byte limit, to the same response', () => {
     const inner = getCodec('openai-chat').createStreamDecoder();
     let decodedBeforeAsked = 0;
-    const tap = createPassthroughTap({ decode: (event) => (decodedBeforeAsked += 1, inner.decode(event)), end: () => inner.end() }, 300);
+    const tap = createPassthroughTap(() => ({ decode: (event) => (decodedBeforeAsked += 1, inner.decode(event)), end: () => inner.end() }), 300);
     const deltas = Array.from({ length: 50 }, (_, index) => chunk(index, `w${index} `));
     const whole = deltas.join('') + finish + usage + 'data: [DONE]\n\n';
     // Reads cut anywhere, also inside events.

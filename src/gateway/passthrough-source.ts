@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
-import { createSseParser, findLastEventEnd, parseSseEvents } from '../sse/parse-sse.js';
+import { createSseParser, findLastEventEnd, parseSseEvents, type SseParser } from '../sse/parse-sse.js';
 import { formatSseEvent } from '../sse/write-sse.js';
 import { consumeStream } from './consume-stream.js';
 
@@ -18,11 +18,12 @@ export interface PassthroughSource {
 
 export function createPassthroughSource(options: {
   body: Readable;
-  decoder: StreamDecoder;
+  /** Made only if the tap is ever decoded. */
+  createDecoder: () => StreamDecoder;
   hidden?: HiddenEvents;
   failure: (error: unknown) => GatewayError;
 }): PassthroughSource {
-  const tap = createPassthroughTap(options.decoder);
+  const tap = createPassthroughTap(options.createDecoder);
   return {
     tap,
     run: (onBytes) =>
@@ -89,11 +90,21 @@ export const TAP_MAX_PENDING_BYTES = 1024 * 1024;
 /** Looked for in every upstream read: as bytes, not a string converted again on each search. */
 const ERROR_WORD = Buffer.from('error');
 
-export function createPassthroughTap(decoder: StreamDecoder, maxPendingBytes = TAP_MAX_PENDING_BYTES): PassthroughTap {
-  const collector = createStreamCollector();
-  const parser = createSseParser((event) => {
-    for (const part of decoder.decode(event)) collector.add(part);
-  });
+export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPendingBytes = TAP_MAX_PENDING_BYTES): PassthroughTap {
+  // What decodes the bytes is made on first use: most taps are never read (a quiet log, a stream
+  // that ended well), and an open stream should hold no more than its bytes.
+  let decoding: { parser: SseParser; decoder: StreamDecoder; collector: StreamCollector } | undefined;
+  const decodingOf = () => {
+    if (!decoding) {
+      const decoder = createDecoder();
+      const collector = createStreamCollector();
+      const parser = createSseParser((event) => {
+        for (const part of decoder.decode(event)) collector.add(part);
+      });
+      decoding = { parser, decoder, collector };
+    }
+    return decoding;
+  };
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let ended = false;
@@ -101,6 +112,7 @@ export function createPassthroughTap(decoder: StreamDecoder, maxPendingBytes = T
   // Every protocol's error event names itself "error": bytes without the word hold none.
   let mayHoldError = false;
   const catchUp = () => {
+    const { parser, decoder, collector } = decodingOf();
     for (const bytes of pending) parser.feed(bytes);
     pending = [];
     pendingBytes = 0;
@@ -109,6 +121,7 @@ export function createPassthroughTap(decoder: StreamDecoder, maxPendingBytes = T
       parser.end();
       for (const part of decoder.end()) collector.add(part);
     }
+    return collector;
   };
   return {
     push(bytes) {
@@ -120,15 +133,8 @@ export function createPassthroughTap(decoder: StreamDecoder, maxPendingBytes = T
     end() {
       ended = true;
     },
-    add: (part) => collector.add(part),
-    result() {
-      catchUp();
-      return collector.result();
-    },
-    error() {
-      if (!mayHoldError) return undefined;
-      catchUp();
-      return collector.error();
-    },
+    add: (part) => decodingOf().collector.add(part),
+    result: () => catchUp().result(),
+    error: () => (mayHoldError ? catchUp().error() : undefined),
   };
 }
