@@ -86,6 +86,31 @@ describe('bad input gets the OpenAI envelope and the right status', () => {
     expect(chunked.status).toBe(413);
   });
 
+  it('waits for a body that arrives in pieces, announced or chunked', async () => {
+    const { connect } = await import('node:net');
+    const body = Buffer.from(JSON.stringify({ ...valid, messages: [{ role: 'user', content: 'in pieces' }] }));
+    const { hostname, port } = new URL(open.url);
+    for (const announce of [true, false]) {
+      const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer sk\r\ncontent-type: application/json\r\nconnection: close\r\n`;
+      const [first, rest] = announce
+        ? [`${head}content-length: ${body.length}\r\n\r\n${body.subarray(0, 10)}`, body.subarray(10).toString()]
+        : [`${head}transfer-encoding: chunked\r\n\r\na\r\n${body.subarray(0, 10)}\r\n`, `${(body.length - 10).toString(16)}\r\n${body.subarray(10)}\r\n0\r\n\r\n`];
+      const answer = await new Promise<string>((resolve, reject) => {
+        let received = '';
+        const socket = connect(Number(port), hostname, () => {
+          // The headers and the first 10 bytes in one write, the rest well after: the gateway must wait.
+          socket.write(first);
+          setTimeout(() => socket.write(rest), 50);
+        });
+        socket.on('data', (chunk) => (received += chunk));
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+      });
+      expect(answer.startsWith('HTTP/1.1 200')).toBe(true);
+      expect(answer).toContain('in pieces');
+    }
+  });
+
   it('a non-JSON content type is a 415', async () => {
     const response = await post(open, JSON.stringify(valid), { 'content-type': 'text/plain' });
     expect(response.status).toBe(415);

@@ -28,7 +28,7 @@ export interface OpenUpstreamInput {
   request: GenerateRequest;
   /** The client's own body (parsed, and as it arrived) and query, for passthrough. */
   body: JsonObject;
-  bodyText: string;
+  bodyBytes: Buffer;
   search: string;
   clientHeader: (name: string) => string | undefined;
   clientKey?: string;
@@ -61,13 +61,13 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   const passthrough = provider.type === input.inbound;
   const upstreamCodec = getCodec(provider.type);
   let path: string;
-  let payload: string | Buffer;
+  let payload: Buffer;
   let extraHeaders: Record<string, string> = {};
   let hidden: HiddenEvents | undefined;
   if (passthrough) {
     const prepared = upstreamCodec.preparePassthrough(input.body, { model: input.model, stream: request.stream, search: input.search });
     path = prepared.path;
-    payload = prepared.body === undefined ? input.bodyText : Buffer.from(JSON.stringify(prepared.body));
+    payload = prepared.body === undefined ? input.bodyBytes : Buffer.from(JSON.stringify(prepared.body));
     hidden = prepared.hideEvent;
     for (const name of FORWARDED_CLIENT_HEADERS[provider.type] ?? []) {
       const value = input.clientHeader(name);

@@ -41,7 +41,8 @@ export interface GatewayDeps {
 export interface GenerationInput {
   inbound: Protocol;
   body: JsonObject;
-  bodyText: string;
+  /** The body as it arrived, for a passthrough and a recovery record (kept as bytes, off the JS heap). */
+  bodyBytes: Buffer;
   /** The client's query string with its `?`, or ''. */
   search: string;
   /** Gemini names the model and streaming in the path. */
@@ -99,7 +100,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
 
     // What the log line and a recovery record need, taken out of `input`: the closures below live
     // as long as the stream and must not hold the parsed body (a record parses the text again).
-    const { inbound, requestId, user, bodyText } = input;
+    const { inbound, requestId, user, bodyBytes } = input;
     /** Logs the request with its usage, and keeps a recovery record when it was interrupted. */
     const finish = async (
       status: number,
@@ -118,7 +119,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
             model: request.model,
             protocol: inbound,
             provider: provider.id,
-            requestBodyText: bodyText,
+            requestBodyText: bodyBytes.toString('utf8'),
             responseBodyText: responseText(),
             ...(error && { errorMessage: error.message }),
           })
@@ -130,7 +131,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     let opened: OpenedUpstream;
     try {
       opened = await openUpstream(
-        { inbound: input.inbound, request, body: input.body, bodyText: input.bodyText, search: input.search, clientHeader: input.clientHeader, clientKey: input.clientKey, provider, model, signal: interruption.signal, warnings },
+        { inbound: input.inbound, request, body: input.body, bodyBytes: input.bodyBytes, search: input.search, clientHeader: input.clientHeader, clientKey: input.clientKey, provider, model, signal: interruption.signal, warnings },
         deps.upstream,
       );
     } catch (error) {

@@ -59,7 +59,7 @@ async function generate(event: H3Event, gateway: Gateway, authenticate: Authenti
   return gateway.generate({
     inbound: protocol,
     body: body.json,
-    bodyText: body.text,
+    bodyBytes: body.bytes,
     search: event.url.search,
     ...path,
     clientHeader: (name) => event.req.headers.get(name) ?? undefined,
