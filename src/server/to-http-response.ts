@@ -27,16 +27,22 @@ export function requestIdOf(event: H3Event): string {
 const HANDLED = Symbol.for('h3.handled');
 
 /**
- * A gateway answer to the client. On Node a stream is written straight into the response: the
- * status and headers are set at once and go out with the first event (see client-stream.ts).
+ * A gateway answer to the client, written straight into the Node response (h3's own path would
+ * build a web `Headers` object and a response object for each). A stream's status and headers go
+ * out with its first event (see client-stream.ts); a JSON answer's with its body, in one write.
  */
 export async function sendGenerationOutput(event: H3Event, output: GenerationOutput): Promise<HTTPResponse | symbol> {
   const response = (event.runtime as { node?: { res?: ServerResponse } } | undefined)?.node?.res;
-  if (output.kind !== 'stream' || !response) return toHTTPResponse(event, output);
-  response.writeHead(output.status, { ...requestIdHeaders(event), ...output.headers });
-  await output.body.pipeTo(response);
+  if (!response) return toHTTPResponse(event, output);
+  if (output.kind === 'json') {
+    response.writeHead(output.status, { ...requestIdHeaders(event), ...output.headers, 'content-length': Buffer.byteLength(output.body) });
+    response.write(output.body);
+  } else {
+    response.writeHead(output.status, { ...requestIdHeaders(event), ...output.headers });
+    await output.body.pipeTo(response);
+  }
   // srvx ends the response once the handler returns. Ending it here would make srvx's own
-  // `end(callback)` build an ERR_STREAM_ALREADY_FINISHED error, stack trace and all, per stream.
+  // `end(callback)` build an ERR_STREAM_ALREADY_FINISHED error, stack trace and all, each time.
   return HANDLED;
 }
 
