@@ -45,8 +45,11 @@ async function readBytes(event: H3Event, limitBytes: number, declared: number): 
     if (bytes.length > limitBytes) throw tooLarge(limitBytes);
     return bytes;
   }
-  // The usual case: the body came with the headers and waits, whole, in the request's buffer.
-  // It is taken at once, instead of a few turns of the event loop later with the `end` event.
+  // The handler runs as soon as the headers are parsed, in the middle of the network read that
+  // carries them. A body that came with them (the usual case) is in the request's buffer, whole,
+  // once that read is done, one turn of the microtask queue later: it is then taken at once,
+  // instead of through data and end events a few turns of the event loop later.
+  if (nodeRequest.readableLength < declared) await Promise.resolve();
   if (declared > 0 && nodeRequest.readableLength === declared) return nodeRequest.read(declared) as Buffer;
   // Events rather than `for await`: leaving an async iterator early destroys the request, and a
   // destroyed request loses its socket before the 413 is written.
