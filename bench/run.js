@@ -27,7 +27,7 @@ const BENCH = join(ROOT, 'bench');
 
 const FULL = {
   rounds: 5,
-  warmupPassMs: 3000,
+  warmupPassMs: 1000,
   warmupMs: 250,
   durationMs: 900,
   streamWarmupMs: 250,

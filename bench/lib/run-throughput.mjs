@@ -79,13 +79,15 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
     toMetrics(await closedLoop({ url: service.url, request: requestToSend, concurrency, warmupMs: warm, durationMs: duration, stream, cpuOf: service.cpuSeconds }), stream);
 
   const concurrencies = [...new Set(live.map((scenario) => scenario.concurrency))];
-  // Warm-up of every path before the first round, at the group's highest concurrency, long enough
-  // for the JIT to settle: both sides are measured as the long-running processes they are, not
-  // while V8 is still compiling (which costs the gateway, with more code, more than the reference).
-  const warmupConcurrency = Math.max(...concurrencies);
-  for (const [, requestToSend] of Object.entries(referenceRequests)) await measure(reference, requestToSend, warmupConcurrency, 0, settings.warmupPassMs);
-  for (const scenario of live) await measure(gateway, gatewayRequests[scenario.id], warmupConcurrency, 0, settings.warmupPassMs);
-  if (baseline) for (const scenario of live) await measure(baseline, gatewayRequests[scenario.id], warmupConcurrency, 0, settings.warmupPassMs);
+  // An unmeasured round first: every path at every concurrency of the group, long enough for the
+  // JIT to settle on the same mix of work as the measured rounds. Both sides are then measured as
+  // the long-running processes they are, not while V8 is still compiling (which costs the
+  // gateway, with more code, more than the reference).
+  for (const concurrency of concurrencies) {
+    for (const [, requestToSend] of Object.entries(referenceRequests)) await measure(reference, requestToSend, concurrency, 0, settings.warmupPassMs);
+    for (const scenario of live) await measure(gateway, gatewayRequests[scenario.id], concurrency, 0, settings.warmupPassMs);
+    if (baseline) for (const scenario of live) await measure(baseline, gatewayRequests[scenario.id], concurrency, 0, settings.warmupPassMs);
+  }
 
   for (let round = 0; round < settings.rounds; round += 1) {
     for (const concurrency of concurrencies) {
