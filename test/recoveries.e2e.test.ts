@@ -33,6 +33,17 @@ afterAll(async () => {
   await upstream.close();
 });
 
+/** Streams `model` through the OpenAI SDK as alice until the stream fails: the text it got, and the error. */
+async function streamUntilFailure(model: string): Promise<{ text: string; failure: any }> {
+  const client = new OpenAI({ apiKey: 'sk-alice', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'x' }] });
+  let text = '';
+  const failure = await (async () => {
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+  })().catch((error: unknown) => error);
+  return { text, failure };
+}
+
 function api(path: string, key: string, init: RequestInit = {}) {
   return fetch(`${gateway.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers } }).then(
     async (response) => ({ status: response.status, body: (await response.json()) as any }),
@@ -93,13 +104,8 @@ describe('recoveries', () => {
   });
 
   it('keeps an upstream that breaks mid-stream, and tells the client in its protocol', async () => {
-    const client = new OpenAI({ apiKey: 'sk-alice', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     const recorded = gateway.nextRecord();
-    const stream = await client.chat.completions.create({ model: 'breaks-mid-stream', stream: true, messages: [{ role: 'user', content: 'x' }] });
-    let text = '';
-    const failure = await (async () => {
-      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
-    })().catch((error) => error);
+    const { text, failure } = await streamUntilFailure('breaks-mid-stream');
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     const generation = await recorded;
     expect(generation.reason).toBe('upstream_error');
@@ -108,13 +114,8 @@ describe('recoveries', () => {
   });
 
   it('keeps an upstream that stops sending for longer than its timeout, as upstream_timeout', async () => {
-    const client = new OpenAI({ apiKey: 'sk-alice', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     const recorded = gateway.nextRecord();
-    const stream = await client.chat.completions.create({ model: 'stalls', stream: true, messages: [{ role: 'user', content: 'x' }] });
-    let text = '';
-    const failure = await (async () => {
-      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
-    })().catch((error) => error);
+    const { text, failure } = await streamUntilFailure('stalls');
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(failure.message).toContain('did not answer in time');
     const generation = await recorded;

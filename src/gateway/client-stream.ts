@@ -23,8 +23,6 @@ export interface ClientSink {
  * `keepAliveMs` period in which nothing else was.
  */
 export interface ClientStream {
-  /** Whether the client has gone away. */
-  readonly gone: boolean;
   /** Resolves at once, or when the socket can take more (or the client left). */
   write(chunk: string | Buffer): Promise<void> | undefined;
   /** The stream is over for the client: nothing more is written. */
@@ -34,7 +32,7 @@ export interface ClientStream {
 }
 
 /** How long headers wait for the first event to carry them. */
-export const HEADERS_WAIT_MS = 100;
+const HEADERS_WAIT_MS = 100;
 
 export function createClientStream(options: {
   sink: ClientSink;
@@ -79,9 +77,6 @@ export function createClientStream(options: {
   });
 
   return {
-    get gone() {
-      return client.gone;
-    },
     write(chunk) {
       if (ended || client.gone) return undefined;
       if (!started) {
