@@ -48,7 +48,7 @@ export function createModelCatalog(options: { upstream: UpstreamClient; now: () 
       headers: { ...createUpstreamAuthHeaders(provider.type, provider.apiKey), ...provider.headers },
       timeoutMs: 15_000,
     });
-    const text = await response.body.setEncoding('utf8').toArray().then((chunks) => chunks.join(''));
+    const text = await response.body.text();
     if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
     const body: unknown = JSON.parse(text);
     const list = isJsonObject(body) ? (Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : []) : [];

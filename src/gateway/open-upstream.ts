@@ -14,7 +14,6 @@ import type { UpstreamClient } from '../providers/upstream-client.js';
 import { createGeneratorSource, createSseSource, type PartSource } from './part-source.js';
 import { createPassthroughSource, type PassthroughSource } from './passthrough-source.js';
 import type { UpstreamStop } from './interruption.js';
-import { readBody, readBodyText } from './read-body.js';
 
 /** What the upstream answered before anything reached the client. */
 export type OpenedUpstream =
@@ -95,7 +94,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
     timeoutMs: provider.timeoutMs,
   });
   if (response.status >= 400) {
-    const text = await readBodyText(response.body).catch((error: unknown) => {
+    const text = await response.body.text().catch((error: unknown) => {
       throw response.failure(error);
     });
     return { kind: 'error', error: decodeUpstreamFailure(upstreamCodec, provider, input.clientKey, response.status, text), upstreamProtocol: provider.type };
@@ -103,7 +102,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   const contentType = String(response.headers['content-type'] ?? '');
   if (request.stream && !contentType.includes('text/event-stream')) {
     // Some compatible servers ignore `stream`: expand their whole answer into parts.
-    const text = await readBodyText(response.body).catch((error: unknown) => {
+    const text = await response.body.text().catch((error: unknown) => {
       throw response.failure(error);
     });
     const parts = expandResponseToStreamParts(upstreamCodec.decodeResponse(parseUpstreamJson(text))).values();
@@ -114,7 +113,7 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
       ? { kind: 'passthrough-stream', source: createPassthroughSource({ body: response.body, createDecoder: () => upstreamCodec.createStreamDecoder(), hidden, failure: response.failure }) }
       : { kind: 'parts', source: createSseSource({ body: response.body, decoder: upstreamCodec.createStreamDecoder(), failure: response.failure }) };
   }
-  const body = await readBody(response.body).catch((error: unknown) => {
+  const body = await response.body.bytes().catch((error: unknown) => {
     throw response.failure(error);
   });
   return { kind: 'json', body, passthrough, upstreamCodec };

@@ -1,9 +1,8 @@
-import type { Readable } from 'node:stream';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { StreamPart } from '../core/stream-part.js';
 import type { StreamDecoder } from '../protocols/protocol-codec.js';
+import type { UpstreamBody } from '../providers/upstream-client.js';
 import { createSseParser } from '../sse/parse-sse.js';
-import { consumeStream } from './consume-stream.js';
 
 /** The decoded parts of one network read (or of one step of an in-process generator). */
 export type BatchHandler = (parts: StreamPart[]) => Promise<void> | void;
@@ -14,7 +13,7 @@ export interface PartSource {
 }
 
 /** An upstream SSE body decoded event by event as it arrives, for a client of another protocol. */
-export function createSseSource(options: { body: Readable; decoder: StreamDecoder; failure: (error: unknown) => GatewayError }): PartSource {
+export function createSseSource(options: { body: UpstreamBody; decoder: StreamDecoder; failure: (error: unknown) => GatewayError }): PartSource {
   return {
     async run(onBatch) {
       let parts: StreamPart[] = [];
@@ -27,7 +26,7 @@ export function createSseSource(options: { body: Readable; decoder: StreamDecode
         parts = [];
         return onBatch(batch);
       };
-      await consumeStream(options.body, (chunk) => {
+      await options.body.consume((chunk) => {
         parser.feed(chunk);
         return flush();
       }).catch((error: unknown) => {

@@ -1,7 +1,8 @@
-import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../core/gateway-error.js';
 import { getCodec } from '../protocols/codecs.js';
+import { UpstreamCall } from '../providers/upstream-call.js';
 import { parseSseEvents } from '../sse/parse-sse.js';
 import { createPassthroughSource, createPassthroughTap } from './passthrough-source.js';
 
@@ -11,10 +12,21 @@ const finish = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"in
 const usage = 'data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":7,"completion_tokens":2,"total_tokens":9}}\n\n';
 const STREAM = chunk(0, 'Hel') + chunk(1, 'lo') + finish + usage + 'data: [DONE]\n\n';
 
+/** An upstream body that arrived in these reads, through the real undici handler. */
+function bodyOf(pieces: string[]): UpstreamCall {
+  const call = new UpstreamCall(undefined);
+  const controller = { pause() {}, resume() {}, abort() {} } as unknown as Dispatcher.DispatchController;
+  call.onRequestStart(controller);
+  call.onResponseStart(controller, 200, {});
+  for (const piece of pieces) call.onResponseData(controller, Buffer.from(piece));
+  call.onResponseEnd();
+  return call;
+}
+
 async function pass(pieces: string[], hide: boolean) {
   const prepared = getCodec('openai-chat').preparePassthrough({ model: 'm', stream: true, messages: [] }, { model: 'm', stream: true, search: '' });
   const source = createPassthroughSource({
-    body: Readable.from(pieces.map((piece) => Buffer.from(piece))),
+    body: bodyOf(pieces),
     createDecoder: () => getCodec('openai-chat').createStreamDecoder(),
     hidden: hide ? prepared.hideEvent : undefined,
     failure: (error) => new GatewayError('upstream_error', String(error)),

@@ -1,10 +1,9 @@
-import type { Readable } from 'node:stream';
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
+import type { UpstreamBody } from '../providers/upstream-client.js';
 import { createSseParser, findLastEventEnd, parseSseEvents, type SseParser } from '../sse/parse-sse.js';
 import { formatSseEvent } from '../sse/write-sse.js';
-import { consumeStream } from './consume-stream.js';
 
 /**
  * A same-protocol upstream stream: its bytes go to the client as they arrive, untouched (only
@@ -17,7 +16,7 @@ export interface PassthroughSource {
 }
 
 export function createPassthroughSource(options: {
-  body: Readable;
+  body: UpstreamBody;
   /** Made only if the tap is ever decoded. */
   createDecoder: () => StreamDecoder;
   hidden?: HiddenEvents;
@@ -35,13 +34,13 @@ export function createPassthroughSource(options: {
 
 /** Writes the upstream's bytes on as they arrive, keeping each in the tap. */
 async function forward(
-  body: Readable,
+  body: UpstreamBody,
   tap: PassthroughTap,
   hidden: HiddenEvents | undefined,
   onBytes: (bytes: Buffer | string) => Promise<void> | void,
 ): Promise<void> {
   if (!hidden) {
-    await consumeStream(body, (chunk) => {
+    await body.consume((chunk) => {
       tap.push(chunk);
       return onBytes(chunk);
     });
@@ -50,7 +49,7 @@ async function forward(
   }
   // Hidden events are found by whole events: bytes are held until their event is complete.
   let held: Buffer | undefined;
-  await consumeStream(body, (chunk) => {
+  await body.consume((chunk) => {
     const bytes = held ? Buffer.concat([held, chunk]) : chunk;
     const end = findLastEventEnd(bytes);
     if (end < 0) {
