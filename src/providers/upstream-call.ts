@@ -91,7 +91,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.#onChunk && !this.#busy && this.#queued.length === 0) this.#deliver(chunk);
+    // Straight to a consumer still waiting for the body, unless others are queued before it.
+    if (this.#settle && !this.#busy && this.#queued.length === 0) this.#deliver(chunk);
     else this.#queued.push(chunk);
   }
 
