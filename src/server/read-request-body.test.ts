@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readJsonBody } from './read-request-body.js';
 
 /** An event whose Node request gets `pieces` pushed, each a microtask after the last, and never ends unless told. */
-function eventWith(body: string, pieces: string[], end: boolean, announce = true): H3Event {
-  const request = new Readable({ read() {} });
+function eventWith(body: string, pieces: string[], end: boolean, announce = true, request = new Readable({ read() {} })): H3Event {
   void (async () => {
     for (const piece of pieces) {
       await Promise.resolve();
@@ -32,5 +31,13 @@ describe('readJsonBody', () => {
       const read = await readJsonBody(eventWith(body, [body.slice(0, 5), body.slice(5)], true, announce), 1024);
       expect(read.json).toEqual({ model: 'm', messages: ['é'] });
     }
+  });
+
+  it('leaves no listener on the request once a body in pieces is read', async () => {
+    // The request lives as long as its stream: a listener left on it would hold every piece again.
+    const body = '{"model":"m","messages":[]}';
+    const request = new Readable({ read() {} });
+    await readJsonBody(eventWith(body, [body.slice(0, 5), body.slice(5)], true, true, request), 1024);
+    expect(['data', 'end', 'error'].map((name) => request.listenerCount(name))).toEqual([0, 0, 0]);
   });
 });

@@ -52,15 +52,21 @@ async function readBytes(event: H3Event, limitBytes: number, declared: number): 
   if (nodeRequest.readableLength < declared) await Promise.resolve();
   if (declared > 0 && nodeRequest.readableLength === declared) return nodeRequest.read(declared) as Buffer;
   // Events rather than `for await`: leaving an async iterator early destroys the request, and a
-  // destroyed request loses its socket before the 413 is written.
+  // destroyed request loses its socket before the 413 is written. The listeners go once the body
+  // is read: the request lives as long as its stream, and a listener left on it would hold every
+  // piece of the body a second time.
   const chunks: Buffer[] = [];
   let size = 0;
   await new Promise<void>((resolve, reject) => {
+    const stopListening = () => {
+      nodeRequest.off('data', onData);
+      nodeRequest.off('end', onEnd);
+      nodeRequest.off('error', onError);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limitBytes) {
-        nodeRequest.off('data', onData);
-        nodeRequest.off('end', resolve);
+        stopListening();
         // Keep reading into nothing, so the 413 can be written and the socket stays sound.
         nodeRequest.resume();
         reject(tooLarge(limitBytes));
@@ -68,9 +74,17 @@ async function readBytes(event: H3Event, limitBytes: number, declared: number): 
       }
       chunks.push(chunk);
     };
+    const onEnd = () => {
+      stopListening();
+      resolve();
+    };
+    const onError = (error: Error) => {
+      stopListening();
+      reject(error);
+    };
     nodeRequest.on('data', onData);
-    nodeRequest.once('end', resolve);
-    nodeRequest.once('error', reject);
+    nodeRequest.once('end', onEnd);
+    nodeRequest.once('error', onError);
   });
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
