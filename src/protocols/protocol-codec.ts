@@ -68,8 +68,22 @@ export interface ResponseContext {
   created: number;
   /** The model name reported to the client: the name the client asked for. */
   model: string;
-  /** The decoded client request (encoders read their own `extensions`, e.g. include_usage). */
-  request: GenerateRequest;
+  /**
+   * The decoded client request without its conversation: encoders read their own `extensions`
+   * (include_usage), the reasoning options, and what a Responses object echoes (instructions,
+   * tools). No response needs the messages, and an open stream should not hold them: an agent's
+   * conversation is often hundreds of kB, held for as long as the generation runs.
+   */
+  request: ResponseRequest;
+}
+
+/** A request as a response sees it (`ResponseContext.request`). */
+export type ResponseRequest = Omit<GenerateRequest, 'messages'>;
+
+/** The request as a response context holds it: everything but the messages. */
+export function responseRequestOf(request: GenerateRequest): ResponseRequest {
+  const { messages: _messages, ...rest } = request;
+  return rest;
 }
 
 /**

@@ -7,7 +7,7 @@ const CONTEXT: ResponseContext = {
   requestId: 'req_7',
   created: 1_700_000_000,
   model: 'claude-alias',
-  request: { model: 'claude-alias', system: [], messages: [], tools: [], stream: false, extensions: {} },
+  request: { model: 'claude-alias', system: [], tools: [], stream: false, extensions: {} },
 };
 
 describe('encodeAnthropicMessagesResponse', () => {

@@ -16,7 +16,7 @@ import { decodeSseText } from '../decode-sse-text.js';
 const FIXTURES = new URL('../../../../shared/fixtures/anthropic-messages/', import.meta.url);
 
 function contextFor(requestId: string, model: string): ResponseContext {
-  return { requestId, created: 0, model, request: { model, system: [], messages: [], tools: [], stream: true, extensions: {} } };
+  return { requestId, created: 0, model, request: { model, system: [], tools: [], stream: true, extensions: {} } };
 }
 const CONTEXT = contextFor('req_1', 'claude-sonnet-4-5');
 

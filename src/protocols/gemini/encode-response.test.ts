@@ -10,7 +10,7 @@ const context = (overrides: Partial<ResponseContext> = {}, includeThoughts = tru
   requestId: 'req_1',
   created: 1,
   model: 'gemini-test',
-  request: { model: 'gemini-test', system: [], messages: [], tools: [], stream: false, reasoning: { includeThoughts }, extensions: {} },
+  request: { model: 'gemini-test', system: [], tools: [], stream: false, reasoning: { includeThoughts }, extensions: {} },
   ...overrides,
 });
 

@@ -14,7 +14,7 @@ const context = (overrides: Partial<ResponseContext> = {}, includeThoughts = tru
   requestId: 'req_1',
   created: 1,
   model: 'gemini-test',
-  request: { model: 'gemini-test', system: [], messages: [], tools: [], stream: true, reasoning: { includeThoughts }, extensions: {} },
+  request: { model: 'gemini-test', system: [], tools: [], stream: true, reasoning: { includeThoughts }, extensions: {} },
   ...overrides,
 });
 

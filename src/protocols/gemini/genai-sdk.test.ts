@@ -53,7 +53,7 @@ const context: ResponseContext = {
   requestId: 'req_42',
   created: 1,
   model: 'gemini-test',
-  request: { model: 'gemini-test', system: [], messages: [], tools: [], stream: true, reasoning: { includeThoughts: true }, extensions: {} },
+  request: { model: 'gemini-test', system: [], tools: [], stream: true, reasoning: { includeThoughts: true }, extensions: {} },
 };
 const client = (baseUrl: string) => new GoogleGenAI({ apiKey: 'test', httpOptions: { baseUrl } });
 /** The encoder's text, split after each blank line into records (a bare JSON error is one too). */

@@ -37,7 +37,7 @@ export function customToolOf(tool: Tool): JsonObject | undefined {
 }
 
 /** Names of the client's custom tools: calls of these go back as `custom_tool_call` items. */
-export function customToolNamesOf(request: GenerateRequest): ReadonlySet<string> {
+export function customToolNamesOf(request: Pick<GenerateRequest, 'tools'>): ReadonlySet<string> {
   return new Set(request.tools.filter((tool) => customToolOf(tool) !== undefined).map((tool) => tool.name));
 }
 
