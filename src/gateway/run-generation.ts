@@ -101,7 +101,6 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     // What the log line and a recovery record need, taken out of `input`: the closures below live
     // as long as the stream and must not hold the parsed body (a record parses the text again).
     const { inbound, requestId, user, bodyBytes } = input;
-    const requestedModel = request.model;
     /** Logs the request with its usage, and keeps a recovery record when it was interrupted. */
     const finish = async (
       status: number,
@@ -117,7 +116,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
             requestId,
             reason,
             user,
-            model: requestedModel,
+            model: context.model,
             protocol: inbound,
             provider: provider.id,
             requestBodyText: bodyBytes.toString('utf8'),

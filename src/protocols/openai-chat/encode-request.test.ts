@@ -15,6 +15,13 @@ describe('encodeOpenAIChatRequest reasoning', () => {
     });
   });
 
+  it('drops a budget sent beside an effort (Anthropic thinking next to output_config.effort), with a warning', () => {
+    expect(encodeOpenAIChatRequest(requestWith({ reasoning: { effort: 'low', budgetTokens: 9000 } }), { model: 'm' })).toMatchObject({
+      body: { reasoning_effort: 'low' },
+      warnings: [{ type: 'dropped', feature: 'reasoning budget', details: "9000 tokens not sent: the upstream takes reasoning_effort 'low' only" }],
+    });
+  });
+
   it('says so when reasoning is turned off without an effort (Anthropic thinking disabled, Gemini thinkingBudget 0)', () => {
     const encoded = encodeOpenAIChatRequest(requestWith({ reasoning: { enabled: false } }), { model: 'm' });
     expect(encoded.body).not.toHaveProperty('reasoning_effort');

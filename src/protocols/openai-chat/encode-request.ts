@@ -1,10 +1,11 @@
 import type { FilePart, Message, TextPart, ToolResultPart } from '../../core/content-part.js';
 import { textOfParts } from '../../core/content-part.js';
-import type { GenerateRequest, ReasoningConfig, ToolChoice } from '../../core/generate-request.js';
+import type { GenerateRequest, ToolChoice } from '../../core/generate-request.js';
 import type { Warning } from '../../core/warning.js';
 import { convertFileDataToUrl, toDataUrl } from '../data-url.js';
 import { warnForeignExtensions } from '../foreign-extensions.js';
 import type { EncodedRequest, EncodeRequestOptions } from '../protocol-codec.js';
+import { encodeOpenAIReasoningEffort } from './encode-reasoning-effort.js';
 import type { JsonObject } from '../read-fields.js';
 
 /** GenerateRequest → OpenAI Chat Completions request (PROTOCOLS.md §1). */
@@ -69,7 +70,7 @@ export function encodeOpenAIChatRequest(request: GenerateRequest, options: Encod
             }
           : { type: 'json_object' };
   }
-  const effort = encodeReasoningEffort(request.reasoning, warnings);
+  const effort = encodeOpenAIReasoningEffort(request.reasoning, warnings, 'reasoning_effort');
   if (effort) body.reasoning_effort = effort;
   if (request.user !== undefined) body.user = request.user;
   if (request.metadata) body.metadata = request.metadata;
@@ -79,27 +80,6 @@ export function encodeOpenAIChatRequest(request: GenerateRequest, options: Encod
   return { path: '/chat/completions', body, warnings };
 }
 
-function encodeReasoningEffort(reasoning: ReasoningConfig | undefined, warnings: Warning[]): string | undefined {
-  if (!reasoning) return undefined;
-  if (reasoning.effort) {
-    // OpenAI takes an effort only: a budget beside it (Anthropic's thinking next to output_config.effort) cannot go.
-    if (reasoning.budgetTokens !== undefined) {
-      warnings.push({ type: 'dropped', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens not sent: the upstream takes reasoning_effort '${reasoning.effort}' only` });
-    }
-    return reasoning.effort;
-  }
-  if (reasoning.enabled === false) {
-    // As for Responses: 'none' exists only on the newest models and older ones reject it.
-    warnings.push({ type: 'dropped', feature: 'reasoning disabled', details: "sent without reasoning_effort; the model's default applies" });
-    return undefined;
-  }
-  if (reasoning.budgetTokens !== undefined) {
-    const effort = reasoning.budgetTokens <= 2048 ? 'low' : reasoning.budgetTokens <= 16384 ? 'medium' : 'high';
-    warnings.push({ type: 'changed', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens sent as reasoning_effort '${effort}'` });
-    return effort;
-  }
-  return undefined;
-}
 
 function encodeToolChoice(choice: ToolChoice): unknown {
   return choice.type === 'tool' ? { type: 'function', function: { name: choice.toolName } } : choice.type;

@@ -1,4 +1,4 @@
-import type { ReasoningConfig, ResponseFormat, Tool, ToolChoice } from '../../core/generate-request.js';
+import type { ResponseFormat, Tool, ToolChoice } from '../../core/generate-request.js';
 import type { Warning } from '../../core/warning.js';
 import type { JsonObject } from '../read-fields.js';
 import { customToolOf } from './convert-custom-tool.js';
@@ -52,25 +52,3 @@ export function encodeOpenAIResponsesTextFormat(format: ResponseFormat | undefin
   };
 }
 
-/** `reasoning.effort`; a token budget (Anthropic, Gemini) becomes the nearest effort, with a warning. */
-export function encodeOpenAIResponsesReasoningEffort(reasoning: ReasoningConfig | undefined, warnings: Warning[]): string | undefined {
-  if (!reasoning) return undefined;
-  if (reasoning.effort) {
-    // OpenAI takes an effort only: a budget beside it (Anthropic's thinking next to output_config.effort) cannot go.
-    if (reasoning.budgetTokens !== undefined) {
-      warnings.push({ type: 'dropped', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens not sent: the upstream takes reasoning.effort '${reasoning.effort}' only` });
-    }
-    return reasoning.effort;
-  }
-  if (reasoning.enabled === false) {
-    // 'none' exists only on the newest models; older ones reject it, so the model's default stays.
-    warnings.push({ type: 'dropped', feature: 'reasoning disabled', details: "sent without reasoning.effort; the model's default applies" });
-    return undefined;
-  }
-  if (reasoning.budgetTokens !== undefined) {
-    const effort = reasoning.budgetTokens <= 2048 ? 'low' : reasoning.budgetTokens <= 16384 ? 'medium' : 'high';
-    warnings.push({ type: 'changed', feature: 'reasoning budget', details: `${reasoning.budgetTokens} tokens sent as reasoning.effort '${effort}'` });
-    return effort;
-  }
-  return undefined;
-}

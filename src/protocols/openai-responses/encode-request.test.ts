@@ -252,6 +252,12 @@ describe('encodeOpenAIResponsesRequest', () => {
     expect(stored.body.input).toEqual([{ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'x' }] }]);
   });
 
+  it('sends an effort as reasoning.effort, dropping a budget beside it with a warning', () => {
+    const encoded = openAIResponsesCodec.encodeRequest({ ...TRANSLATED, reasoning: { effort: 'high', budgetTokens: 9000 } }, { model: 'm' });
+    expect(encoded.body.reasoning).toMatchObject({ effort: 'high' });
+    expect(encoded.warnings).toContainEqual({ type: 'dropped', feature: 'reasoning budget', details: "9000 tokens not sent: the upstream takes reasoning.effort 'high' only" });
+  });
+
   it('rejects n > 1, which Responses cannot serve', () => {
     expect(() => openAIResponsesCodec.encodeRequest({ ...TRANSLATED, n: 2 }, { model: 'm' })).toThrow(expect.objectContaining({ status: 400, param: 'n' }));
   });

@@ -5,10 +5,10 @@ import type { Warning } from '../../core/warning.js';
 import { warnForeignExtensions } from '../foreign-extensions.js';
 import type { EncodedRequest, EncodeRequestOptions } from '../protocol-codec.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
+import { encodeOpenAIReasoningEffort } from '../openai-chat/encode-reasoning-effort.js';
 import { KEPT_INPUT_ITEMS_KEY } from './decode-request.js';
 import { encodeOpenAIResponsesInput } from './encode-input-items.js';
 import {
-  encodeOpenAIResponsesReasoningEffort,
   encodeOpenAIResponsesTextFormat,
   encodeOpenAIResponsesTools,
   encodeOpenAIResponsesToolChoice,
@@ -53,7 +53,7 @@ export function encodeOpenAIResponsesRequest(request: GenerateRequest, options: 
 
   const text: JsonObject = { ...(request.responseFormat && { format: encodeOpenAIResponsesTextFormat(request.responseFormat) }), ...(isJsonObject(textRest) && textRest) };
   if (Object.keys(text).length > 0) body.text = text;
-  const effort = encodeOpenAIResponsesReasoningEffort(request.reasoning, warnings);
+  const effort = encodeOpenAIReasoningEffort(request.reasoning, warnings, 'reasoning.effort');
   const reasoning: JsonObject = {
     ...(effort && { effort }),
     ...(request.reasoning?.includeThoughts && { summary: 'auto' }),
