@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createClientConnection } from './client-connection.js';
@@ -110,5 +112,47 @@ describe('createClientStream', () => {
     expect(stream.write('x')).toBeUndefined();
     await sleep(20);
     expect(log).toEqual([]);
+  });
+});
+
+describe('createClientStream on a Node response', () => {
+  /** Serves one response written by `write`, and returns the body the client read. */
+  async function serveOnce(write: (response: ServerResponse) => void): Promise<string> {
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      write(response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      return await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    } finally {
+      server.close();
+    }
+  }
+
+  it('hands each write to the socket at once, not at the end of the tick, and leaves alone a cork it did not add', async () => {
+    const seen: { corked: number; buffered: number }[] = [];
+    const body = await serveOnce((response) => {
+      const socket = response.socket!;
+      const note = () => seen.push({ corked: socket.writableCorked, buffered: socket.writableLength });
+      const stream = createClientStream({ sink: response, client: connection().client });
+      stream.write('data: 1\n\n');
+      note();
+      socket.cork();
+      stream.write('data: 2\n\n');
+      note();
+      socket.uncork();
+      note();
+      stream.end();
+      response.end();
+    });
+    expect(body).toBe('data: 1\n\ndata: 2\n\n');
+    // Node's own cork would hold the first write (status line, headers, event) until the next tick.
+    expect(seen[0]).toEqual({ corked: 0, buffered: 0 });
+    // A cork somebody else holds stays, and so do the bytes behind it, until they take it off.
+    expect(seen[1]!.corked).toBe(1);
+    expect(seen[1]!.buffered).toBeGreaterThan(0);
+    expect(seen[2]).toEqual({ corked: 0, buffered: 0 });
   });
 });

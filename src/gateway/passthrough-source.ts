@@ -41,8 +41,10 @@ async function forward(
 ): Promise<void> {
   if (!hidden) {
     await body.consume((chunk) => {
+      // The client's bytes first, the tap's bookkeeping after.
+      const written = onBytes(chunk);
       tap.push(chunk);
-      return onBytes(chunk);
+      return written;
     });
     tap.end();
     return;
@@ -58,19 +60,24 @@ async function forward(
     }
     const complete = end === bytes.length ? bytes : bytes.subarray(0, end);
     held = end === bytes.length ? undefined : bytes.subarray(end);
+    const shown = complete.includes(hidden.marker) ? withoutHidden(complete, hidden) : complete;
+    const written = shown.length > 0 ? onBytes(shown) : undefined;
     tap.push(complete);
-    if (!complete.includes(hidden.marker)) return onBytes(complete);
-    const text = parseSseEvents(complete)
-      .filter((event) => !hidden.test(event))
-      .map((event) => (event.unframed ? `${event.data}\n` : formatSseEvent(event)))
-      .join('');
-    return text ? onBytes(text) : undefined;
+    return written;
   });
   if (held) {
     tap.push(held);
     await onBytes(held);
   }
   tap.end();
+}
+
+/** The events of `bytes` (whole events) but the hidden ones, as SSE text. */
+function withoutHidden(bytes: Buffer, hidden: HiddenEvents): string {
+  return parseSseEvents(bytes)
+    .filter((event) => !hidden.test(event))
+    .map((event) => (event.unframed ? `${event.data}\n` : formatSseEvent(event)))
+    .join('');
 }
 
 /** Bytes kept as they came, decoded into a response only when asked. */

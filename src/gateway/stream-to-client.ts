@@ -58,11 +58,11 @@ async function send(options: StreamToClientOptions, client: ClientStream, encode
       await opened.source.run((parts) => {
         let text = '';
         const encoder = encoderOf();
-        for (const part of parts) {
-          collector.add(part);
-          text += encoder.encode(part);
-        }
-        return text ? client.write(text) : undefined;
+        for (const part of parts) text += encoder.encode(part);
+        const written = text ? client.write(text) : undefined;
+        // Kept after the client has its bytes: nothing it needs waits for the collector.
+        for (const part of parts) collector.add(part);
+        return written;
       });
       failure = collector.error();
       if (!failure) client.write(encoderOf().finish());
