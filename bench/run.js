@@ -15,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isSelected, listScenarios } from './lib/catalog.mjs';
+import { writeGatewayConfig } from './lib/gateway-config.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
 import { BASELINE_COLUMNS, baselineRows, evaluateBudget, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
 import { runCliScenarios } from './lib/run-cli.mjs';
@@ -236,16 +237,7 @@ async function main() {
   try {
     upstream = await track(startService({ name: 'fake upstream', args: [join(BENCH, 'fake-upstream.mjs')], cpu: loadCpu, taskset }));
     const configFile = join(scratch, 'config.json');
-    await writeFile(
-      configFile,
-      JSON.stringify({
-        providers: {
-          up: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'upstream-key', models: ['m'], discoverModels: false },
-          gem: { type: 'gemini', baseURL: upstream.url, apiKey: 'upstream-key', models: ['g'], discoverModels: false },
-          mock: false,
-        },
-      }),
-    );
+    await writeGatewayConfig(configFile, upstream.url);
     let gatewayCount = 0;
     const startGateway = async (profile = false, bin = join(ROOT, 'bin', 'gateway.js'), name = 'gateway') => {
       gatewayCount += 1;

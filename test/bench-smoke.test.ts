@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const RUNNER = fileURLToPath(new URL('../bench/run.js', import.meta.url));
 const STREAM_CODECS = fileURLToPath(new URL('../bench/stream-codecs.mjs', import.meta.url));
+const ALLOC_PROFILE = fileURLToPath(new URL('../bench/alloc-profile.mjs', import.meta.url));
 
 const EXPECTED_SCENARIOS = [
   ...['passthrough', 'anthropic-to-chat', 'chat-to-gemini'].flatMap((path) => [1, 10, 100].map((concurrency) => `nonstream.${path}.c${concurrency}`)),
@@ -90,5 +91,16 @@ describe('the benchmark (bench/run.js --quick)', () => {
     const report = JSON.parse(output) as { results: Array<{ upstream: string; client: string; bytesPerStream: number }> };
     expect(report.results).toHaveLength(12);
     for (const result of report.results) expect(result.bytesPerStream, `${result.upstream} → ${result.client}`).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('bench/alloc-profile.mjs profiles what a translated stream allocates, by function of the gateway', async () => {
+    const { code, output } = await runBench(['anthropic-to-chat', '--quick', '--top', '200'], 60_000, ALLOC_PROFILE);
+    expect(code, output).toBe(0);
+    const summary = /^anthropic-to-chat: (\d+) streams at c=100, ([\d.]+) KB allocated per stream/m.exec(output);
+    expect(summary, output).not.toBeNull();
+    expect(Number(summary![1])).toBeGreaterThan(0);
+    expect(Number(summary![2])).toBeGreaterThan(0);
+    // The gateway's own code is in the profile (the upstream's Chat chunks are decoded in it).
+    expect(output).toMatch(/dist\/protocols\/openai-chat\/decode-stream\.js/);
   }, 60_000);
 });

@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// What a stream (or a request) allocates, by function: V8's sampling heap profiler over a closed
+// loop on one path, counting the objects that were already collected too (what drives the
+// young-generation collections), as KB per stream or request. Same processes and pinning as
+// bench/run.js; the profiled process runs under the inspector, on a random loopback port.
+//
+//   node bench/alloc-profile.mjs <path | reference> [--nonstream] [--concurrency 100]
+//                                [--seconds 3] [--top 30] [--quick]
+//
+// <path> is one of bench/lib/catalog.mjs's paths (passthrough, anthropic-to-chat,
+// chat-to-gemini); `reference` is the reference proxy, sent the Chat request (`--gemini` for the
+// Gemini one). Needs dist/ (npm run build).
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { WebSocket } from 'undici';
+import { clientRequest } from './lib/bodies.mjs';
+import { PATHS, REFERENCE_MODEL } from './lib/catalog.mjs';
+import { writeGatewayConfig } from './lib/gateway-config.mjs';
+import { closedLoop } from './lib/load.mjs';
+import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
+import { setUpstreamShape } from './lib/run-throughput.mjs';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const USAGE = 'usage: node bench/alloc-profile.mjs <passthrough | anthropic-to-chat | chat-to-gemini | reference> [--gemini] [--nonstream] [--concurrency N] [--seconds S] [--top N] [--quick]';
+/** Bytes between two samples: small enough to see a 20-event stream's objects, cheap enough to keep the load real. */
+const SAMPLING_INTERVAL = 4096;
+
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    nonstream: { type: 'boolean', default: false },
+    gemini: { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '100' },
+    seconds: { type: 'string', default: '3' },
+    top: { type: 'string', default: '30' },
+    quick: { type: 'boolean', default: false },
+  },
+});
+const pathName = positionals[0];
+if (!pathName || (pathName !== 'reference' && !PATHS[pathName])) {
+  console.error(USAGE);
+  process.exit(2);
+}
+const stream = !options.nonstream;
+const concurrency = Number(options.concurrency);
+const measuredMs = options.quick ? 300 : Number(options.seconds) * 1000;
+const warmupMs = options.quick ? 200 : 2000;
+
+const taskset = availableParallelism() >= 2 ? findTaskset() : undefined;
+const pinned = taskset ? pinSelf(taskset, 0) : false;
+const scratch = await mkdtemp(join(tmpdir(), 'switchyard-alloc-'));
+const services = [];
+try {
+  const upstream = await startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')], cpu: pinned ? 0 : undefined, taskset });
+  services.push(upstream);
+  await setUpstreamShape(upstream.url, { events: 20, delayMs: options.quick ? 0 : 5 });
+  const nodeArgs = ['--inspect=127.0.0.1:0'];
+  let measured;
+  let path;
+  if (pathName === 'reference') {
+    const protocol = options.gemini ? 'gemini' : 'openai-chat';
+    path = { client: protocol, model: REFERENCE_MODEL[protocol] };
+    measured = await startService({ name: 'reference proxy', args: [join(ROOT, 'bench', 'reference-proxy.mjs'), '--upstream', upstream.url], nodeArgs, cpu: pinned ? 1 : undefined, taskset });
+  } else {
+    path = PATHS[pathName];
+    const configFile = join(scratch, 'config.json');
+    await writeGatewayConfig(configFile, upstream.url);
+    const home = join(scratch, 'home');
+    await mkdir(home);
+    const args = [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', '--quiet', '--config', configFile];
+    measured = await startService({ name: 'gateway', args, nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: pinned ? 1 : undefined, taskset });
+  }
+  services.push(measured);
+  const request = clientRequest(path.client, path.model, stream);
+  const loop = (durationMs) => closedLoop({ url: measured.url, request, concurrency, warmupMs: 100, durationMs, stream, cpuOf: measured.cpuSeconds });
+
+  await loop(warmupMs);
+  const inspector = await connectInspector(measured.output());
+  const upstreamRequests = async () => (await (await fetch(`${upstream.url}/__bench`)).json()).counters.requests;
+  await inspector.call('HeapProfiler.enable');
+  await inspector.call('HeapProfiler.startSampling', {
+    samplingInterval: SAMPLING_INTERVAL,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  // Every request the loop sends, its own warm-up and the streams still ending after its window
+  // included, makes one upstream request while the profiler samples: the upstream counts them.
+  const before = await upstreamRequests();
+  const result = await loop(measuredMs);
+  const { profile } = await inspector.call('HeapProfiler.stopSampling');
+  const count = (await upstreamRequests()) - before;
+  inspector.close();
+  printProfile(profile, count, stream ? 'stream' : 'request', Number(options.top));
+  if (result.errors > 0) console.log(`(${result.errors} requests failed: ${result.firstError})`);
+} finally {
+  for (const service of services.reverse()) await service.stop();
+  await rm(scratch, { recursive: true, force: true });
+}
+
+/** A Chrome DevTools Protocol session with the process whose output announced its inspector. */
+async function connectInspector(output) {
+  const url = /Debugger listening on (ws:\/\/\S+)/.exec(output)?.[1];
+  if (!url) throw new Error(`the process did not start its inspector: ${output.slice(-500)}`);
+  const socket = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    socket.addEventListener('open', resolve, { once: true });
+    socket.addEventListener('error', () => reject(new Error(`could not connect to ${url}`)), { once: true });
+  });
+  const pending = new Map();
+  let lastId = 0;
+  socket.addEventListener('message', (message) => {
+    const reply = JSON.parse(String(message.data));
+    const waiter = pending.get(reply.id);
+    if (!waiter) return;
+    pending.delete(reply.id);
+    if (reply.error) waiter.reject(new Error(`${reply.error.message} (${reply.error.code})`));
+    else waiter.resolve(reply.result);
+  });
+  return {
+    call(method, params = {}) {
+      const id = ++lastId;
+      socket.send(JSON.stringify({ id, method, params }));
+      return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    },
+    close: () => socket.close(),
+  };
+}
+
+/** Self size by function (name, file and line), in KB per stream or request, largest first. */
+function printProfile(profile, count, unit, top) {
+  const bytesByFunction = new Map();
+  let total = 0;
+  const visit = (node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url ? `${url.replace(/^file:\/\//, '').replace(ROOT, '')}:${lineNumber + 1}` : '(native)';
+    const name = `${functionName || '(anonymous)'} ${where}`;
+    bytesByFunction.set(name, (bytesByFunction.get(name) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  const perUnit = (bytes) => (bytes / 1024 / Math.max(count, 1)).toFixed(2).padStart(8);
+  console.log(`${pathName}${stream ? '' : ' (non-stream)'}: ${count} ${unit}s at c=${concurrency}, ${perUnit(total).trim()} KB allocated per ${unit} (sampled every ${SAMPLING_INTERVAL} bytes)`);
+  console.log(`${'KB'.padStart(8)}  function`);
+  for (const [name, bytes] of [...bytesByFunction].sort((left, right) => right[1] - left[1]).slice(0, top)) console.log(`${perUnit(bytes)}  ${name}`);
+}
