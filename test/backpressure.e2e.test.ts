@@ -119,7 +119,7 @@ describe('a client that stops reading holds the upstream back', () => {
     expectEveryDelta(text);
   }, 60_000);
 
-  it('passthrough (Chat client, Chat upstream): the same, with the upstream bytes forwarded as they are', async () => {
+  it('passthrough (Chat client, Chat upstream): the same, through the path that forwards the upstream bytes untranslated', async () => {
     const client = new OpenAI({ apiKey: 'sk-client', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
     const stream = await client.chat.completions.create({ model: 'flood', stream: true, messages: [{ role: 'user', content: 'flood' }] });
     const chunks = stream[Symbol.asyncIterator]();

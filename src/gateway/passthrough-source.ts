@@ -66,8 +66,9 @@ async function forward(
     return written;
   });
   if (held) {
+    const written = onBytes(held);
     tap.push(held);
-    await onBytes(held);
+    await written;
   }
   tap.end();
 }
