@@ -6,17 +6,9 @@
 //   node bench/reference-proxy.mjs --upstream http://127.0.0.1:PORT [--port 0]
 import { createServer } from 'node:http';
 import { Pool } from 'undici';
+import { failResponse, readProxyArguments, serveUntilStopped } from './lib/proxy-process.mjs';
 
-const argument = (name, fallback) => {
-  const position = process.argv.indexOf(name);
-  return position > 0 ? process.argv[position + 1] : fallback;
-};
-const upstream = argument('--upstream');
-if (!upstream) {
-  console.error('usage: node bench/reference-proxy.mjs --upstream http://127.0.0.1:PORT [--port N]');
-  process.exit(2);
-}
-const port = Number(argument('--port', '0'));
+const { upstream, port } = readProxyArguments('bench/reference-proxy.mjs');
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and the ones undici sets itself.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'host']);
@@ -41,21 +33,6 @@ const server = createServer((request, response) => {
       body.on('error', () => response.destroy());
       body.pipe(response);
     })
-    .catch(() => {
-      if (response.headersSent) response.destroy();
-      else {
-        response.writeHead(502, { 'content-type': 'application/json' });
-        response.end('{"error":{"message":"upstream unreachable"}}');
-      }
-    });
+    .catch(() => failResponse(response));
 });
-server.keepAliveTimeout = 120_000;
-server.headersTimeout = 130_000;
-server.requestTimeout = 0;
-server.listen(port, '127.0.0.1', () => {
-  console.log(`listening on http://127.0.0.1:${server.address().port}`);
-});
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => pool.close().finally(() => process.exit(0)));
-});
+serveUntilStopped(server, pool, port);

@@ -3,7 +3,7 @@
 // same run. See bench/README.md for what each scenario measures and how.
 //
 //   node bench/run.js [--quick] [--only <id|prefix|glob>]... [--rounds N] [--out FILE]
-//                     [--cpu-prof DIR] [--no-pin] [--markdown] [--list]
+//                     [--cpu-prof DIR] [--baseline DIR] [--no-floor] [--no-pin] [--markdown] [--list]
 //
 // Needs dist/ (npm run bench builds it first). Exits 0 when the suite ran, whatever the budget
 // says: a MISS is a finding, not a crash. Exits 1 when the suite itself could not run.
@@ -14,10 +14,10 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isSelected, listScenarios } from './lib/catalog.mjs';
+import { isSelected, isTranslated, listScenarios } from './lib/catalog.mjs';
 import { writeGatewayConfig } from './lib/gateway-config.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
-import { BASELINE_COLUMNS, baselineRows, evaluateBudget, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
+import { BASELINE_COLUMNS, baselineRows, evaluateBudget, FLOOR_COLUMNS, floorRows, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
 import { runCliScenarios } from './lib/run-cli.mjs';
 import { runMemoryGroup } from './lib/run-memory.mjs';
 import { runRecoveriesScenario } from './lib/run-recoveries.mjs';
@@ -81,6 +81,8 @@ const USAGE = `usage: node bench/run.js [options]
   --baseline <dir>   also run the gateway of another built checkout of this project (its
                      bin/gateway.js) in the same rounds of the non-stream and stream scenarios,
                      and report this build against it, paired round by round
+  --no-floor         do not measure the thinnest translator (bench/thin-translator.mjs) next to
+                     the translated non-stream and stream scenarios
   --no-pin           do not pin processes to cores
   --markdown         print the table as markdown (for bench/README.md)
   --list             list the scenario ids and exit
@@ -96,6 +98,7 @@ function parseOptions() {
       out: { type: 'string' },
       'cpu-prof': { type: 'string' },
       baseline: { type: 'string' },
+      'no-floor': { type: 'boolean', default: false },
       'no-pin': { type: 'boolean', default: false },
       markdown: { type: 'boolean', default: false },
       list: { type: 'boolean', default: false },
@@ -158,6 +161,11 @@ function printReport(report, rows, budget, markdown) {
   if (versusBaseline.length > 0) {
     console.log(`\nThis build against the baseline (${report.baseline}), paired round by round:`);
     console.log(markdown ? formatMarkdownTable(versusBaseline, BASELINE_COLUMNS) : formatTextTable(versusBaseline, BASELINE_COLUMNS));
+  }
+  const versusFloor = floorRows(report.scenarios);
+  if (versusFloor.length > 0) {
+    console.log('\nTranslated paths on the thinnest translator (bench/thin-translator.mjs, the floor), paired round by round:');
+    console.log(markdown ? formatMarkdownTable(versusFloor, FLOOR_COLUMNS) : formatTextTable(versusFloor, FLOOR_COLUMNS));
   }
   console.log('\nBudget:');
   for (const line of budget) {
@@ -250,22 +258,25 @@ async function main() {
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(options['cpu-prof'], 'reference')}`] : [];
       return track(startService({ name: 'reference proxy', args: [join(BENCH, 'reference-proxy.mjs'), '--upstream', upstream.url], nodeArgs, cpu: measuredCpu, taskset }));
     };
+    const startFloor = () => track(startService({ name: 'thin translator', args: [join(BENCH, 'thin-translator.mjs'), '--upstream', upstream.url], cpu: measuredCpu, taskset }));
 
     const throughput = selected.filter((scenario) => scenario.group === 'nonstream' || scenario.group === 'stream');
     if (throughput.length > 0) {
       const reference = await startReference(true);
       const gateway = await startGateway(true);
       const baseline = options.baselineBin ? await startGateway(false, options.baselineBin, 'baseline gateway') : undefined;
+      const floor = options['no-floor'] || !throughput.some(isTranslated) ? undefined : await startFloor();
       try {
         for (const group of ['nonstream', 'stream']) {
           const scenarios = throughput.filter((scenario) => scenario.group === group);
           if (scenarios.length === 0) continue;
           log(`bench: ${group} (${scenarios.length} scenarios)`);
-          Object.assign(results, await timed(group, () => runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, log })));
+          Object.assign(results, await timed(group, () => runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, floor, log })));
         }
       } finally {
         await reference.stop();
         await baseline?.stop();
+        await floor?.stop();
         // A graceful stop, so that --cpu-prof writes its profile.
         const ended = await gateway.stop(20_000);
         if (options['cpu-prof']) log(`bench: gateway profile in ${options['cpu-prof']}, reference proxy profile in ${join(options['cpu-prof'], 'reference')} (gateway exit ${ended.code ?? ended.signal})`);

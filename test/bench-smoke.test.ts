@@ -27,6 +27,8 @@ interface ScenarioResult {
   status: 'ok' | 'unavailable' | 'skipped';
   reason?: string;
   gateway?: Record<string, number | null>;
+  floor?: Record<string, number | null>;
+  versusFloor?: Record<string, number | null>;
 }
 
 interface BenchReport {
@@ -67,6 +69,13 @@ describe('the benchmark (bench/run.js --quick)', () => {
       expect({ id, status: scenario.status, reason: scenario.reason }).toEqual({ id, status: 'ok', reason: scenario.reason });
       expect(scenario.gateway, id).toBeTypeOf('object');
     }
+    // The translated paths are also measured on the thinnest translator (the floor), passthrough not.
+    for (const id of EXPECTED_SCENARIOS.filter((candidate) => /^(nonstream|stream)\./.test(candidate))) {
+      const translated = !id.includes('.passthrough.');
+      expect({ id, floor: typeof report.scenarios[id].floor }).toEqual({ id, floor: translated ? 'object' : 'undefined' });
+      if (translated) expect(Object.keys(report.scenarios[id].versusFloor ?? {}), id).toContain(id.startsWith('stream.') ? 'cpuUsPerStream' : 'rps');
+    }
+    expect(output).toContain('Translated paths on the thinnest translator');
     expect(report.budget.length).toBeGreaterThan(0);
     // The table and the budget lines reach stdout.
     expect(output).toContain('nonstream.passthrough.c10');

@@ -7,6 +7,12 @@ export const PATHS = {
   'chat-to-gemini': { client: 'openai-chat', upstream: 'gemini', model: 'g', label: 'Chat client → Gemini upstream (translated)' },
 };
 
+/** A scenario whose path is translated (client and upstream speak different protocols). */
+export function isTranslated(scenario) {
+  const path = PATHS[scenario.path];
+  return path !== undefined && path.client !== path.upstream;
+}
+
 /** The model the reference proxy asks for: it forwards the upstream's own protocol unchanged. */
 export const REFERENCE_MODEL = { 'openai-chat': 'm', gemini: 'g' };
 

@@ -110,14 +110,39 @@ export function baselineRows(scenarios) {
   return rows;
 }
 
+/**
+ * The translated scenarios measured on the thinnest translator too (bench/thin-translator.mjs):
+ * the floor against the reference, and the gateway against the floor, each paired inside a round.
+ */
+export function floorRows(scenarios) {
+  const rows = [];
+  for (const scenario of Object.values(scenarios)) {
+    if (scenario.status !== 'ok' || !scenario.versusFloor) continue;
+    for (const metric of scenario.metrics) {
+      const format = METRICS[metric]?.format ?? ((value) => formatNumber(value, 2));
+      rows.push({
+        scenario: scenario.id,
+        metric: METRICS[metric]?.label ?? metric,
+        reference: format(scenario.reference?.[metric]),
+        floor: format(scenario.floor?.[metric]),
+        gateway: format(scenario.gateway?.[metric]),
+        'floor ÷ reference': formatRatio(scenario.floorRatios[metric]),
+        'gateway ÷ floor': formatRatio(scenario.versusFloor[metric]),
+      });
+    }
+  }
+  return rows;
+}
+
 const COLUMNS = ['scenario', 'metric', 'reference', 'gateway', 'ratio', 'budget', 'verdict'];
 export const BASELINE_COLUMNS = ['scenario', 'metric', 'baseline', 'gateway', 'ratio'];
-/** The columns holding numbers (right-aligned): the two measured sides and their ratio. */
-const isNumberColumn = (index) => index >= 2 && index <= 4;
+export const FLOOR_COLUMNS = ['scenario', 'metric', 'reference', 'floor', 'gateway', 'floor ÷ reference', 'gateway ÷ floor'];
+/** The columns holding numbers (right-aligned): every one after the scenario and the metric but the budget's. */
+const isNumberColumn = (index, columns) => index >= 2 && !['budget', 'verdict'].includes(columns[index]);
 
 export function formatTextTable(rows, columns = COLUMNS) {
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
-  const line = (cells) => cells.map((cell, index) => (isNumberColumn(index) ? String(cell).padStart(widths[index]) : String(cell).padEnd(widths[index]))).join('  ');
+  const line = (cells) => cells.map((cell, index) => (isNumberColumn(index, columns) ? String(cell).padStart(widths[index]) : String(cell).padEnd(widths[index]))).join('  ');
   const out = [line(columns), line(widths.map((width) => '-'.repeat(width)))];
   let previous;
   for (const row of rows) {
@@ -129,7 +154,7 @@ export function formatTextTable(rows, columns = COLUMNS) {
 }
 
 export function formatMarkdownTable(rows, columns = COLUMNS) {
-  const out = [`| ${columns.join(' | ')} |`, `|${columns.map((column, index) => (isNumberColumn(index) ? '---:' : '---')).join('|')}|`];
+  const out = [`| ${columns.join(' | ')} |`, `|${columns.map((column, index) => (isNumberColumn(index, columns) ? '---:' : '---')).join('|')}|`];
   let previous;
   for (const row of rows) {
     const cells = columns.map((column) => (column === 'scenario' && row.scenario === previous ? '' : column === 'scenario' ? `\`${row.scenario}\`` : row[column]));

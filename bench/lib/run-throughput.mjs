@@ -2,7 +2,7 @@
 // interleaved round by round (the order flips every round), each figure the median over rounds.
 import { request } from 'undici';
 import { clientRequest } from './bodies.mjs';
-import { PATHS, REFERENCE_MODEL } from './catalog.mjs';
+import { isTranslated, PATHS, REFERENCE_MODEL } from './catalog.mjs';
 import { closedLoop, probe } from './load.mjs';
 import { median, medianOfRounds } from './stats.mjs';
 
@@ -45,22 +45,26 @@ function ratiosOf(gateway, reference, metrics) {
 
 /**
  * Runs the selected scenarios of one group ('nonstream' or 'stream') against the running
- * reference proxy and gateway; returns a result per scenario id.
+ * reference proxy and gateway; returns a result per scenario id. With `baseline` (another build's
+ * gateway) every scenario is also measured there; with `floor` (bench/thin-translator.mjs) every
+ * translated scenario is also measured on the thinnest translator, in the same rounds.
  */
-export async function runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, log }) {
+export async function runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, floor, log }) {
   const stream = group === 'stream';
   const warmupMs = stream ? settings.streamWarmupMs : settings.warmupMs;
   const durationMs = stream ? settings.streamDurationMs : settings.durationMs;
   if (stream) await setUpstreamShape(upstream.url, { events: settings.streamEvents, delayMs: settings.streamDelayMs });
   const results = {};
+  const services = { gateway, baseline, floor };
+  /** The sides measured next to the reference for a scenario, besides the gateway. */
+  const extraSidesOf = (scenario) => [...(baseline ? ['baseline'] : []), ...(floor && isTranslated(scenario) ? ['floor'] : [])];
 
   const gatewayRequests = {};
   for (const scenario of scenarios) {
     const path = PATHS[scenario.path];
     gatewayRequests[scenario.id] = clientRequest(path.client, path.model, stream);
-    const problem =
-      (await checkAvailable(gateway.url, path.client, gatewayRequests[scenario.id], stream)) ??
-      (baseline && (await checkAvailable(baseline.url, path.client, gatewayRequests[scenario.id], stream))?.replace(/^/, 'baseline: '));
+    let problem = await checkAvailable(gateway.url, path.client, gatewayRequests[scenario.id], stream);
+    for (const side of extraSidesOf(scenario)) problem ??= (await checkAvailable(services[side].url, path.client, gatewayRequests[scenario.id], stream))?.replace(/^/, `${side}: `);
     results[scenario.id] = problem
       ? { id: scenario.id, group, description: scenario.description, metrics: scenario.metrics, status: 'unavailable', reason: problem }
       : { id: scenario.id, group, description: scenario.description, metrics: scenario.metrics, status: 'ok', rounds: [] };
@@ -85,8 +89,9 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
   // gateway, with more code, more than the reference).
   for (const concurrency of concurrencies) {
     for (const [, requestToSend] of Object.entries(referenceRequests)) await measure(reference, requestToSend, concurrency, 0, settings.warmupPassMs);
-    for (const scenario of live) await measure(gateway, gatewayRequests[scenario.id], concurrency, 0, settings.warmupPassMs);
-    if (baseline) for (const scenario of live) await measure(baseline, gatewayRequests[scenario.id], concurrency, 0, settings.warmupPassMs);
+    for (const scenario of live) {
+      for (const side of ['gateway', ...extraSidesOf(scenario)]) await measure(services[side], gatewayRequests[scenario.id], concurrency, 0, settings.warmupPassMs);
+    }
   }
 
   for (let round = 0; round < settings.rounds; round += 1) {
@@ -95,31 +100,37 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
         const cells = live.filter((scenario) => scenario.concurrency === concurrency && PATHS[scenario.path].upstream === upstreamProtocol);
         if (cells.length === 0) continue;
         // Reference first in even rounds, last in odd ones: a slow drift of the machine hits both.
-        // With a baseline, each cell measures the baseline next to this build, in the same order.
-        const measured = baseline ? cells.flatMap((cell) => (round % 2 === 0 ? [[cell, 'gateway'], [cell, 'baseline']] : [[cell, 'baseline'], [cell, 'gateway']])) : cells.map((cell) => [cell, 'gateway']);
+        // A cell's other sides are measured next to its gateway, their order flipping too.
+        const measured = cells.flatMap((cell) => {
+          const sides = ['gateway', ...extraSidesOf(cell)];
+          return (round % 2 === 0 ? sides : sides.reverse()).map((side) => [cell, side]);
+        });
         const order = round % 2 === 0 ? ['reference', ...measured] : [...measured, 'reference'];
         let referenceResult;
-        const gatewayResults = new Map();
-        const baselineResults = new Map();
+        const sideResults = new Map();
         for (const item of order) {
           if (item === 'reference') referenceResult = await measure(reference, referenceRequest, concurrency);
-          else if (item[1] === 'gateway') gatewayResults.set(item[0].id, await measure(gateway, gatewayRequests[item[0].id], concurrency));
-          else baselineResults.set(item[0].id, await measure(baseline, gatewayRequests[item[0].id], concurrency));
+          else sideResults.set(`${item[0].id} ${item[1]}`, await measure(services[item[1]], gatewayRequests[item[0].id], concurrency));
         }
         for (const cell of cells) {
-          const gatewayResult = gatewayResults.get(cell.id);
-          const baselineResult = baselineResults.get(cell.id);
+          const gatewayResult = sideResults.get(`${cell.id} gateway`);
+          const baselineResult = sideResults.get(`${cell.id} baseline`);
+          const floorResult = sideResults.get(`${cell.id} floor`);
           results[cell.id].rounds.push({
             reference: referenceResult,
             gateway: gatewayResult,
             ratios: ratiosOf(gatewayResult, referenceResult, cell.metrics),
             ...(baselineResult && { baseline: baselineResult, versusBaseline: ratiosOf(gatewayResult, baselineResult, cell.metrics) }),
+            ...(floorResult && { floor: floorResult, floorRatios: ratiosOf(floorResult, referenceResult, cell.metrics), versusFloor: ratiosOf(gatewayResult, floorResult, cell.metrics) }),
           });
         }
         log(
           `  round ${round + 1}/${settings.rounds} c=${concurrency} ${upstreamProtocol}: reference ${describe(referenceResult, stream)}; ` +
             cells
-              .map((cell) => `${cell.path} ${describe(gatewayResults.get(cell.id), stream)}${baseline ? ` (baseline ${describe(baselineResults.get(cell.id), stream)})` : ''}`)
+              .map((cell) => {
+                const others = extraSidesOf(cell).map((side) => `${side} ${describe(sideResults.get(`${cell.id} ${side}`), stream)}`);
+                return `${cell.path} ${describe(sideResults.get(`${cell.id} gateway`), stream)}${others.length > 0 ? ` (${others.join('; ')})` : ''}`;
+              })
               .join('; '),
         );
       }
@@ -131,10 +142,16 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
     result.reference = medianOfRounds(result.rounds.map((round) => round.reference));
     result.gateway = medianOfRounds(result.rounds.map((round) => round.gateway));
     // The ratio pairs the two measurements of the same round, then takes the median over rounds.
-    result.ratios = Object.fromEntries(scenario.metrics.map((metric) => [metric, median(result.rounds.map((round) => round.ratios[metric]))]));
-    if (baseline) {
+    const pairedMedian = (key) => Object.fromEntries(scenario.metrics.map((metric) => [metric, median(result.rounds.map((round) => round[key][metric]))]));
+    result.ratios = pairedMedian('ratios');
+    if (result.rounds[0].baseline) {
       result.baseline = medianOfRounds(result.rounds.map((round) => round.baseline));
-      result.versusBaseline = Object.fromEntries(scenario.metrics.map((metric) => [metric, median(result.rounds.map((round) => round.versusBaseline[metric]))]));
+      result.versusBaseline = pairedMedian('versusBaseline');
+    }
+    if (result.rounds[0].floor) {
+      result.floor = medianOfRounds(result.rounds.map((round) => round.floor));
+      result.floorRatios = pairedMedian('floorRatios');
+      result.versusFloor = pairedMedian('versusFloor');
     }
     const errors = result.rounds.reduce((sum, round) => sum + (round.gateway.errors ?? 0), 0);
     if (errors > 0) result.reason = `${errors} failed requests during the measurement`;
