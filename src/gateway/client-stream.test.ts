@@ -155,4 +155,30 @@ describe('createClientStream on a Node response', () => {
     expect(seen[1]!.buffered).toBeGreaterThan(0);
     expect(seen[2]).toEqual({ corked: 0, buffered: 0 });
   });
+
+  it('keeps the closing event for the end of the response, so both leave in one write', async () => {
+    const seen: { corked: number; buffered: number }[] = [];
+    let writesToTheOs = 0;
+    const body = await serveOnce((response) => {
+      const socket = response.socket! as typeof response.socket & { _writev: (...args: unknown[]) => void; _write: (...args: unknown[]) => void };
+      const stream = createClientStream({ sink: response, client: connection().client });
+      stream.write('data: 1\n\n');
+      // From here on, count what the socket hands to the OS (one call per syscall).
+      for (const method of ['_writev', '_write'] as const) {
+        const original = socket[method].bind(socket);
+        socket[method] = (...args: unknown[]) => {
+          writesToTheOs += 1;
+          original(...args);
+        };
+      }
+      stream.end('data: [DONE]\n\n');
+      seen.push({ corked: socket.writableCorked, buffered: socket.writableLength });
+      response.end();
+    });
+    expect(body).toBe('data: 1\n\ndata: [DONE]\n\n');
+    expect(seen[0]!.corked).toBe(1);
+    expect(seen[0]!.buffered).toBeGreaterThan(0);
+    // The closing event, its chunk framing and the response's last chunk: one write.
+    expect(writesToTheOs).toBe(1);
+  });
 });

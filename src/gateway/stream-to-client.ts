@@ -50,6 +50,8 @@ export function streamToClient(options: StreamToClientOptions): StreamBody {
 async function send(options: StreamToClientOptions, client: ClientStream, encoderOf: () => StreamEncoder): Promise<GatewayError | undefined> {
   const { opened, collector } = options;
   let failure: GatewayError | undefined;
+  /** The closing event, sent with the end of the response. */
+  let last: string | undefined;
   try {
     if (opened.kind === 'passthrough-stream') {
       await opened.source.run((bytes) => client.write(bytes));
@@ -65,14 +67,14 @@ async function send(options: StreamToClientOptions, client: ClientStream, encode
         return written;
       });
       failure = collector.error();
-      if (!failure) client.write(encoderOf().finish());
+      if (!failure) last = encoderOf().finish();
     }
   } catch (error) {
     failure = options.stoppedBy() ?? toGatewayError(error);
     // The 200 is committed: the error goes in the stream, in the client's protocol.
-    client.write(encoderOf().encode({ type: 'error', error: failure }));
+    last = encoderOf().encode({ type: 'error', error: failure });
   } finally {
-    client.end();
+    client.end(last);
   }
   return failure;
 }
