@@ -84,7 +84,10 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     if (this.#stopReason) controller.abort(this.#stopReason);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    // The headers arrive parsed; the controller, which the call keeps for pause, resume and abort,
+    // would otherwise hold their raw buffers (a Buffer per name and value) as long as the stream.
+    controller.rawHeaders = null;
     if (status < 200) return; // 1xx: informational, the answer is still to come
     this.#started = true;
     this.#resolveHead({ status, headers });

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamStop } from '../gateway/interruption.js';
+import { Pool, type Dispatcher } from 'undici';
+import { UpstreamCall } from './upstream-call.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client.js';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
@@ -153,5 +155,30 @@ describe('createUpstreamClient', () => {
     const response = await send();
     expect(await response.body.text()).toBe('once');
     await expect(response.body.text()).rejects.toThrow('read once');
+  });
+
+  it('lets go of the raw header buffers once the head is parsed (the call keeps its controller as long as the stream)', async () => {
+    route = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'x-one': 'a', 'x-two': 'b' });
+      response.end('data: 1\n\n');
+    };
+    const controllers: Dispatcher.DispatchController[] = [];
+    class WatchedCall extends UpstreamCall {
+      override onRequestStart(controller: Dispatcher.DispatchController): void {
+        controllers.push(controller);
+        super.onRequestStart(controller);
+      }
+    }
+    const pool = new Pool(new URL(baseURL).origin);
+    try {
+      const call = new WatchedCall(undefined);
+      pool.dispatch({ path: '/v1/chat', method: 'POST', body: '{}' }, call);
+      const head = await call.head;
+      expect(head.headers['x-two']).toBe('b');
+      expect(controllers[0]!.rawHeaders).toBeNull();
+      expect((await call.bytes()).toString()).toBe('data: 1\n\n');
+    } finally {
+      await pool.close();
+    }
   });
 });
