@@ -5,7 +5,12 @@
 // bench/run.js; the profiled process runs under the inspector, on a random loopback port.
 //
 //   node bench/alloc-profile.mjs <path | reference> [--nonstream] [--concurrency 100]
-//                                [--seconds 3] [--top 30] [--quick]
+//                                [--seconds 3] [--top 30] [--live] [--quick]
+//
+// --live: what the open streams hold instead, by the function that allocated it. The sampling
+// counts only objects still alive; at the end of the window, with the streams still open, a full
+// collection runs and the sampled survivors are read, as KB per open stream. What survives a
+// young-generation collection is what it copies: this is the part of the state that costs.
 //
 // <path> is one of bench/lib/catalog.mjs's paths (passthrough, anthropic-to-chat,
 // chat-to-gemini); `reference` is the reference proxy, sent the Chat request (`--gemini` for the
@@ -24,7 +29,7 @@ import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
 import { setUpstreamShape } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const USAGE = 'usage: node bench/alloc-profile.mjs <passthrough | anthropic-to-chat | chat-to-gemini | reference> [--gemini] [--nonstream] [--concurrency N] [--seconds S] [--top N] [--quick]';
+const USAGE = 'usage: node bench/alloc-profile.mjs <passthrough | anthropic-to-chat | chat-to-gemini | reference> [--gemini] [--nonstream] [--concurrency N] [--seconds S] [--top N] [--live] [--quick]';
 /** Bytes between two samples: small enough to see a 20-event stream's objects, cheap enough to keep the load real. */
 const SAMPLING_INTERVAL = 4096;
 
@@ -36,6 +41,7 @@ const { values: options, positionals } = parseArgs({
     concurrency: { type: 'string', default: '100' },
     seconds: { type: 'string', default: '3' },
     top: { type: 'string', default: '30' },
+    live: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
   },
 });
@@ -83,17 +89,30 @@ try {
   await inspector.call('HeapProfiler.enable');
   await inspector.call('HeapProfiler.startSampling', {
     samplingInterval: SAMPLING_INTERVAL,
-    includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMajorGC: !options.live,
+    includeObjectsCollectedByMinorGC: !options.live,
   });
-  // Every request the loop sends, its own warm-up and the streams still ending after its window
-  // included, makes one upstream request while the profiler samples: the upstream counts them.
-  const before = await upstreamRequests();
-  const result = await loop(measuredMs);
-  const { profile } = await inspector.call('HeapProfiler.stopSampling');
-  const count = (await upstreamRequests()) - before;
-  inspector.close();
-  printProfile(profile, count, stream ? 'stream' : 'request', Number(options.top));
+  let result;
+  if (options.live) {
+    // Read while the loop still runs: the streams open now are what the process holds.
+    const running = loop(measuredMs + 5000);
+    await new Promise((resolve) => setTimeout(resolve, measuredMs));
+    const open = (await (await fetch(`${upstream.url}/__bench`)).json()).counters.openStreams;
+    await inspector.call('HeapProfiler.collectGarbage');
+    const { profile } = await inspector.call('HeapProfiler.stopSampling');
+    result = await running;
+    inspector.close();
+    printProfile(profile, open, { counted: `open ${stream ? 'streams' : 'requests'}`, measure: `held per open ${stream ? 'stream' : 'request'}, alive after a full collection` }, Number(options.top));
+  } else {
+    // Every request the loop sends, its own warm-up and the streams still ending after its window
+    // included, makes one upstream request while the profiler samples: the upstream counts them.
+    const before = await upstreamRequests();
+    result = await loop(measuredMs);
+    const { profile } = await inspector.call('HeapProfiler.stopSampling');
+    const count = (await upstreamRequests()) - before;
+    inspector.close();
+    printProfile(profile, count, { counted: stream ? 'streams' : 'requests', measure: `allocated per ${stream ? 'stream' : 'request'}` }, Number(options.top));
+  }
   if (result.errors > 0) console.log(`(${result.errors} requests failed: ${result.firstError})`);
 } finally {
   for (const service of services.reverse()) await service.stop();
@@ -130,7 +149,7 @@ async function connectInspector(output) {
 }
 
 /** Self size by function (name, file and line), in KB per stream or request, largest first. */
-function printProfile(profile, count, unit, top) {
+function printProfile(profile, count, { counted, measure }, top) {
   const bytesByFunction = new Map();
   let total = 0;
   const visit = (node) => {
@@ -143,7 +162,7 @@ function printProfile(profile, count, unit, top) {
   };
   visit(profile.head);
   const perUnit = (bytes) => (bytes / 1024 / Math.max(count, 1)).toFixed(2).padStart(8);
-  console.log(`${pathName}${stream ? '' : ' (non-stream)'}: ${count} ${unit}s at c=${concurrency}, ${perUnit(total).trim()} KB allocated per ${unit} (sampled every ${SAMPLING_INTERVAL} bytes)`);
+  console.log(`${pathName}${stream ? '' : ' (non-stream)'}: ${count} ${counted} at c=${concurrency}, ${perUnit(total).trim()} KB ${measure} (sampled every ${SAMPLING_INTERVAL} bytes)`);
   console.log(`${'KB'.padStart(8)}  function`);
   for (const [name, bytes] of [...bytesByFunction].sort((left, right) => right[1] - left[1]).slice(0, top)) console.log(`${perUnit(bytes)}  ${name}`);
 }
