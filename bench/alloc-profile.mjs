@@ -62,7 +62,8 @@ const services = [];
 try {
   const upstream = await startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')], cpu: pinned ? 0 : undefined, taskset });
   services.push(upstream);
-  await setUpstreamShape(upstream.url, { events: 20, delayMs: options.quick ? 0 : 5 });
+  // --live needs streams that last: the quick mode's instant ones would all be over when it reads.
+  await setUpstreamShape(upstream.url, { events: 20, delayMs: options.quick && !options.live ? 0 : 5 });
   const nodeArgs = ['--inspect=127.0.0.1:0'];
   let measured;
   let path;
@@ -95,13 +96,14 @@ try {
   let result;
   if (options.live) {
     // Read while the loop still runs: the streams open now are what the process holds.
-    const running = loop(measuredMs + 5000);
+    const running = loop(measuredMs + 2000);
     await new Promise((resolve) => setTimeout(resolve, measuredMs));
     const open = (await (await fetch(`${upstream.url}/__bench`)).json()).counters.openStreams;
     await inspector.call('HeapProfiler.collectGarbage');
     const { profile } = await inspector.call('HeapProfiler.stopSampling');
     result = await running;
     inspector.close();
+    if (open === 0) throw new Error('no stream was open at the end of the window: nothing to read');
     printProfile(profile, open, { counted: `open ${stream ? 'streams' : 'requests'}`, measure: `held per open ${stream ? 'stream' : 'request'}, alive after a full collection` }, Number(options.top));
   } else {
     // Every request the loop sends, its own warm-up and the streams still ending after its window

@@ -112,4 +112,13 @@ describe('the benchmark (bench/run.js --quick)', () => {
     // The gateway's own code is in the profile (the upstream's Chat chunks are decoded in it).
     expect(output).toMatch(/dist\/protocols\/openai-chat\/decode-stream\.js/);
   }, 60_000);
+
+  it('bench/alloc-profile.mjs --live reads what the open streams hold', async () => {
+    const { code, output } = await runBench(['chat-to-gemini', '--live', '--quick', '--top', '200'], 60_000, ALLOC_PROFILE);
+    expect(code, output).toBe(0);
+    const summary = /^chat-to-gemini: (\d+) open streams at c=100, ([\d.]+) KB held per open stream/m.exec(output);
+    expect(summary, output).not.toBeNull();
+    expect(Number(summary![1])).toBeGreaterThan(0);
+    expect(Number(summary![2])).toBeGreaterThan(0);
+  }, 60_000);
 });
