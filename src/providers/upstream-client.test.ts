@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Pool, type Dispatcher } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamStop } from '../gateway/interruption.js';
-import { Pool, type Dispatcher } from 'undici';
 import { UpstreamCall } from './upstream-call.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream-client.js';
 
