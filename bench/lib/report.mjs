@@ -89,25 +89,31 @@ export function tableRows(scenarios, budget) {
 }
 
 /**
+ * One row per metric of each scenario that ran and has `key` (a paired comparison), with the
+ * cells `cells(scenario, metric, format)` gives.
+ */
+function comparisonRows(scenarios, key, cells) {
+  const rows = [];
+  for (const scenario of Object.values(scenarios)) {
+    if (scenario.status !== 'ok' || !scenario[key]) continue;
+    for (const metric of scenario.metrics) {
+      const format = METRICS[metric]?.format ?? ((value) => formatNumber(value, 2));
+      rows.push({ scenario: scenario.id, metric: METRICS[metric]?.label ?? metric, ...cells(scenario, metric, format) });
+    }
+  }
+  return rows;
+}
+
+/**
  * With `--baseline`: this build against the other checkout's gateway, measured in the same rounds
  * (each ratio paired inside a round, then the median over rounds). Only the scenarios that have one.
  */
 export function baselineRows(scenarios) {
-  const rows = [];
-  for (const scenario of Object.values(scenarios)) {
-    if (scenario.status !== 'ok' || !scenario.versusBaseline) continue;
-    for (const metric of scenario.metrics) {
-      const format = METRICS[metric]?.format ?? ((value) => formatNumber(value, 2));
-      rows.push({
-        scenario: scenario.id,
-        metric: METRICS[metric]?.label ?? metric,
-        baseline: format(scenario.baseline?.[metric]),
-        gateway: format(scenario.gateway?.[metric]),
-        ratio: formatRatio(scenario.versusBaseline[metric]),
-      });
-    }
-  }
-  return rows;
+  return comparisonRows(scenarios, 'versusBaseline', (scenario, metric, format) => ({
+    baseline: format(scenario.baseline?.[metric]),
+    gateway: format(scenario.gateway?.[metric]),
+    ratio: formatRatio(scenario.versusBaseline[metric]),
+  }));
 }
 
 /**
@@ -115,23 +121,13 @@ export function baselineRows(scenarios) {
  * the floor against the reference, and the gateway against the floor, each paired inside a round.
  */
 export function floorRows(scenarios) {
-  const rows = [];
-  for (const scenario of Object.values(scenarios)) {
-    if (scenario.status !== 'ok' || !scenario.versusFloor) continue;
-    for (const metric of scenario.metrics) {
-      const format = METRICS[metric]?.format ?? ((value) => formatNumber(value, 2));
-      rows.push({
-        scenario: scenario.id,
-        metric: METRICS[metric]?.label ?? metric,
-        reference: format(scenario.reference?.[metric]),
-        floor: format(scenario.floor?.[metric]),
-        gateway: format(scenario.gateway?.[metric]),
-        'floor ÷ reference': formatRatio(scenario.floorRatios[metric]),
-        'gateway ÷ floor': formatRatio(scenario.versusFloor[metric]),
-      });
-    }
-  }
-  return rows;
+  return comparisonRows(scenarios, 'versusFloor', (scenario, metric, format) => ({
+    reference: format(scenario.reference?.[metric]),
+    floor: format(scenario.floor?.[metric]),
+    gateway: format(scenario.gateway?.[metric]),
+    'floor ÷ reference': formatRatio(scenario.floorRatios[metric]),
+    'gateway ÷ floor': formatRatio(scenario.versusFloor[metric]),
+  }));
 }
 
 const COLUMNS = ['scenario', 'metric', 'reference', 'gateway', 'ratio', 'budget', 'verdict'];

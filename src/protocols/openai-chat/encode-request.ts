@@ -80,7 +80,6 @@ export function encodeOpenAIChatRequest(request: GenerateRequest, options: Encod
   return { path: '/chat/completions', body, warnings };
 }
 
-
 function encodeToolChoice(choice: ToolChoice): unknown {
   return choice.type === 'tool' ? { type: 'function', function: { name: choice.toolName } } : choice.type;
 }
