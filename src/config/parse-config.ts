@@ -85,7 +85,6 @@ export function parseConfig(input: unknown, env: Record<string, string | undefin
   if (onDisconnect !== 'drain' && onDisconnect !== 'cancel') fail('recoveries.onDisconnect', "expected 'drain' or 'cancel'");
 
   return {
-    ...(file !== undefined && { path: file }),
     providers,
     keys,
     aliases,
@@ -102,6 +101,7 @@ export function parseConfig(input: unknown, env: Record<string, string | undefin
       maxRecords: optionalNumber(recoveries.maxRecords, 'recoveries.maxRecords', fail, 1, 1_000_000) ?? 1000,
       maxAgeMs: (optionalNumber(recoveries.maxAgeDays, 'recoveries.maxAgeDays', fail, 0, 3650) ?? 7) * DAY_MS,
     },
+    ...(file !== undefined && { path: file }),
   };
 }
 
@@ -149,7 +149,7 @@ function parseProvider(id: string, value: unknown, env: Record<string, string | 
 
 function createMockProvider(id: string, raw: Raw, fail: Fail): ProviderConfig {
   const field = `providers.${id}`;
-  if (raw.enabled === false) return { ...createMockProvider(id, {}, fail), models: [] };
+  if (raw.enabled === false) return Object.assign(createMockProvider(id, {}, fail), { models: [] });
   return {
     id,
     type: 'mock',

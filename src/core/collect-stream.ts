@@ -49,7 +49,7 @@ export function createStreamCollector(): StreamCollector {
     state.open[kind].set(id, part);
   };
   const mergeMetadata = (part: { protocolMetadata?: ProtocolMetadata }, metadata?: ProtocolMetadata) => {
-    if (metadata) part.protocolMetadata = { ...part.protocolMetadata, ...metadata };
+    if (metadata) part.protocolMetadata = Object.assign({}, part.protocolMetadata, metadata);
   };
 
   return {
@@ -59,7 +59,7 @@ export function createStreamCollector(): StreamCollector {
           id = part.id ?? id;
           model = part.model ?? model;
           if (part.usage) usage = part.usage;
-          if (part.protocolMetadata) protocolMetadata = { ...protocolMetadata, ...part.protocolMetadata };
+          if (part.protocolMetadata) protocolMetadata = Object.assign({}, protocolMetadata, part.protocolMetadata);
           return;
         case 'text-start':
           openPart(part.choice, 'text', part.id, {
@@ -159,7 +159,7 @@ export function createStreamCollector(): StreamCollector {
         case 'finish':
           choiceState(part.choice).finishReason = part.finishReason;
           usage = part.usage;
-          if (part.protocolMetadata) protocolMetadata = { ...protocolMetadata, ...part.protocolMetadata };
+          if (part.protocolMetadata) protocolMetadata = Object.assign({}, protocolMetadata, part.protocolMetadata);
           return;
         case 'error':
           streamError = part.error;
@@ -180,10 +180,10 @@ export function createStreamCollector(): StreamCollector {
           finishReason: state.finishReason ?? (streamError ? { unified: 'error' } : { unified: 'other' }),
         }));
       return {
-        ...(id !== undefined && { id }),
-        ...(model !== undefined && { model }),
         choices: list,
         usage,
+        ...(id !== undefined && { id }),
+        ...(model !== undefined && { model }),
         ...(protocolMetadata && { protocolMetadata }),
       };
     },

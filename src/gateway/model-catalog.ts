@@ -45,7 +45,7 @@ export function createModelCatalog(options: { upstream: UpstreamClient; now: () 
       baseURL: provider.baseURL,
       path,
       method: 'GET',
-      headers: { ...createUpstreamAuthHeaders(provider.type, provider.apiKey), ...provider.headers },
+      headers: Object.assign(createUpstreamAuthHeaders(provider.type, provider.apiKey), provider.headers),
       timeoutMs: 15_000,
     });
     const text = await response.body.text();

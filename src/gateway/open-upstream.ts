@@ -83,12 +83,12 @@ export async function openUpstream(input: OpenUpstreamInput, upstream: UpstreamC
   const response = await upstream.send({
     baseURL: provider.baseURL,
     path,
-    headers: {
-      ...createUpstreamAuthHeaders(provider.type, provider.forwardClientKey ? input.clientKey : provider.apiKey),
-      ...provider.headers,
-      ...extraHeaders,
-      ...(request.stream && { accept: 'text/event-stream' }),
-    },
+    headers: Object.assign(
+      createUpstreamAuthHeaders(provider.type, provider.forwardClientKey ? input.clientKey : provider.apiKey),
+      provider.headers,
+      extraHeaders,
+      request.stream && { accept: 'text/event-stream' },
+    ),
     body: payload,
     signal: input.signal,
     timeoutMs: provider.timeoutMs,

@@ -159,7 +159,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
         stoppedBy: () => interruption.shutdownError(),
         onEnd: (error) => finish(200, interruption.reasonFor(error), partialResponse, error),
       });
-      return { kind: 'stream', status: 200, headers: { ...SSE_HEADERS, ...headers }, body };
+      return { kind: 'stream', status: 200, headers: Object.assign({}, SSE_HEADERS, headers), body };
     }
 
     try {
@@ -178,5 +178,5 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
 
 function errorOutput(codec: ProtocolCodec, error: GatewayError, upstreamProtocol: Protocol | undefined, headers: Record<string, string>): GenerationOutput {
   const rendered = renderError(codec, error, upstreamProtocol);
-  return { kind: 'json', status: rendered.status, headers: { ...headers, ...rendered.headers }, body: rendered.body };
+  return { kind: 'json', status: rendered.status, headers: Object.assign({}, headers, rendered.headers), body: rendered.body };
 }

@@ -8,9 +8,9 @@ export function createStoreRecoverySink(store: RecoveryStore, now: () => number 
     save: (generation) =>
       store.add(
         createRecoveryRecord({
-          ...generation,
           interruptedReason: generation.reason,
           createdAt: Math.floor(now() / 1000),
+          ...generation,
         }),
       ),
   };

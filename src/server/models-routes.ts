@@ -15,7 +15,7 @@ export function registerModelsRoutes(app: H3, gateway: Gateway): void {
     const models = gateway.listModels();
     if (wantsGemini(event)) return jsonResponse(event, { models: models.map(toGeminiModel) });
     if (wantsAnthropic(event)) {
-      const data = models.map((model) => ({ ...toOpenAIModel(model), ...toAnthropicFields(model) }));
+      const data = models.map((model) => (Object.assign(toOpenAIModel(model), toAnthropicFields(model))));
       return jsonResponse(event, { object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
     }
     return jsonResponse(event, { object: 'list', data: models.map(toOpenAIModel) });
@@ -32,7 +32,7 @@ function singleModel(event: H3Event, gateway: Gateway, shape: 'openai' | 'anthro
   const protocol = shape === 'gemini' ? 'gemini' : shape === 'anthropic' ? 'anthropic-messages' : 'openai-chat';
   if (!model) return errorResponse(event, protocol, new GatewayError('not_found', `The model '${id}' does not exist. List the available models with GET /v1/models.`, { detailCode: 'model_not_found' }));
   if (shape === 'gemini') return jsonResponse(event, toGeminiModel(model));
-  if (shape === 'anthropic') return jsonResponse(event, { ...toOpenAIModel(model), ...toAnthropicFields(model) });
+  if (shape === 'anthropic') return jsonResponse(event, Object.assign(toOpenAIModel(model), toAnthropicFields(model)));
   return jsonResponse(event, toOpenAIModel(model));
 }
 

@@ -16,6 +16,6 @@ export function createRequestAuthenticator(gateway: Gateway): AuthenticateReques
       authenticators.set(config, authenticator);
     }
     const key = extractApiKey((name) => event.req.headers.get(name), () => event.url.searchParams);
-    return { ...authenticator.authenticate(key), key: key! };
+    return { key: key!, user: authenticator.authenticate(key).user };
   };
 }

@@ -63,7 +63,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const watcher = options.watch
     ? watchConfig({
-        ...options.watch,
+        path: options.watch.path,
+        explicit: options.watch.explicit,
         onChange: (config) => {
           gateway.updateConfig(config);
           options.logger.info(`config reloaded from ${options.watch!.path}`);

@@ -28,7 +28,7 @@ export function decodeAnthropicImageBlock(block: JsonObject, param: string): Fil
   const metadata = toAnthropicMetadata(readAnthropicExtraFields(block, ['source']));
   switch (sourceType) {
     case 'base64':
-      return { ...decodeBase64Source(source, param), ...metadata };
+      return Object.assign(decodeBase64Source(source, param), metadata);
     case 'url':
       // The media type of a remote image is only known once fetched.
       return { type: 'file', mediaType: 'image/*', data: { type: 'url', url: requireNonEmptyString(source, 'url', `${param}.source.url`) }, ...metadata };
@@ -45,10 +45,10 @@ export function decodeAnthropicDocumentBlock(block: JsonObject, param: string): 
   const source = requireObject(block.source, `${param}.source`);
   const sourceType = requireString(source, 'type', `${param}.source.type`);
   const title = readString(block, 'title', `${param}.title`);
-  const rest = { ...(title !== undefined && { filename: title }), ...toAnthropicMetadata(readAnthropicExtraFields(block, ['source', 'title'])) };
+  const rest = Object.assign(toAnthropicMetadata(readAnthropicExtraFields(block, ['source', 'title'])), title !== undefined && { filename: title });
   switch (sourceType) {
     case 'base64':
-      return { ...decodeBase64Source(source, param), ...rest };
+      return Object.assign(decodeBase64Source(source, param), rest);
     case 'url':
       // Anthropic's URL documents are PDFs (URLPDFSource).
       return { type: 'file', mediaType: 'application/pdf', data: { type: 'url', url: requireNonEmptyString(source, 'url', `${param}.source.url`) }, ...rest };

@@ -157,7 +157,7 @@ function decodeTextContent(value: unknown, param: string, markOrigin: boolean): 
     const type = requireString(block, 'type', `${blockParam}.type`);
     if (type !== 'text') throw invalidRequest(`${blockParam}.type`, `Invalid value for '${blockParam}.type': '${type}'. Only text blocks are allowed here.`);
     const part = decodeAnthropicTextBlock(block, blockParam);
-    return markOrigin && !part.protocolMetadata ? { ...part, ...markAsAnthropic({}) } : part;
+    return markOrigin && !part.protocolMetadata ? Object.assign(part, markAsAnthropic({})) : part;
   });
 }
 

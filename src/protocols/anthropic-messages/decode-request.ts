@@ -57,7 +57,7 @@ export function decodeAnthropicMessagesRequest(input: unknown): DecodedRequest {
 
   const thinking = decodeThinking(body, extension);
   const { effort, responseFormat } = decodeOutputConfig(body, extension);
-  if (thinking || effort) request.reasoning = { ...thinking, ...(effort && { effort }) };
+  if (thinking || effort) request.reasoning = Object.assign({}, thinking, effort && { effort });
   assign(request, 'responseFormat', responseFormat);
 
   const metadata = readObject(body, 'metadata');
@@ -128,5 +128,5 @@ function decodeOutputConfig(body: JsonObject, extension: JsonObject): { effort?:
   }
   // Fields newer than this codec go back to an Anthropic upstream with the whole object.
   if (Object.keys(outputConfig).some((key) => key !== 'effort' && key !== 'format')) extension.output_config = outputConfig;
-  return { ...(effort && { effort }), ...(responseFormat && { responseFormat }) };
+  return { effort, responseFormat };
 }

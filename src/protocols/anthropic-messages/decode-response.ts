@@ -29,10 +29,10 @@ export function decodeAnthropicMessagesResponse(body: unknown): GenerateResponse
   if (isJsonObject(body.stop_details)) metadata.stop_details = body.stop_details;
   if (isJsonObject(body.container)) metadata.container = body.container;
   return {
-    ...(typeof body.id === 'string' && { id: body.id }),
-    ...(typeof body.model === 'string' && { model: body.model }),
     choices: [{ index: 0, content, finishReason: mapAnthropicStopReason(stringOrNull(body.stop_reason), stringOrNull(body.stop_sequence)) }],
     usage: convertAnthropicMessagesUsage(body.usage),
+    ...(typeof body.id === 'string' && { id: body.id }),
+    ...(typeof body.model === 'string' && { model: body.model }),
     ...(Object.keys(metadata).length > 0 && { protocolMetadata: { 'anthropic-messages': metadata } }),
   };
 }

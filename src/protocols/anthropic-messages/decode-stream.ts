@@ -150,7 +150,7 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
           // Counts are cumulative totals; a counter left out keeps its message_start value.
           if (isJsonObject(data.usage)) {
             const reported = Object.entries(data.usage).filter(([, value]) => value !== null && value !== undefined);
-            usage = { ...usage, ...Object.fromEntries(reported) };
+            usage = Object.assign({}, usage, Object.fromEntries(reported));
           }
           return [];
         }

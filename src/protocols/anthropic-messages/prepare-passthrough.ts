@@ -7,5 +7,5 @@ import type { JsonObject } from '../read-fields.js';
  */
 export function prepareAnthropicMessagesPassthrough(body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
   const path = `/v1/messages${options.search}`;
-  return body.model === options.model ? { path } : { path, body: { ...body, model: options.model } };
+  return body.model === options.model ? { path } : { path, body: Object.assign({}, body, { model: options.model }) };
 }

@@ -20,10 +20,9 @@ export function buildGeminiResponseMetadata(candidateFields: Map<number, JsonObj
     .filter(([, fields]) => Object.keys(fields).length > 0)
     .sort(([left], [right]) => left - right)
     .map(([index, fields]) => ({ index, ...fields }));
-  const metadata: JsonObject = {
-    ...(candidates.length > 0 && { candidates }),
-    ...(isJsonObject(promptFeedback) && { promptFeedback }),
-  };
+  const metadata: JsonObject = {};
+  if (candidates.length > 0) metadata.candidates = candidates;
+  if (isJsonObject(promptFeedback)) metadata.promptFeedback = promptFeedback;
   return Object.keys(metadata).length > 0 ? metadata : undefined;
 }
 

@@ -47,10 +47,10 @@ export function decodeGeminiResponse(body: unknown): GenerateResponse {
   }
   const metadata = buildGeminiResponseMetadata(candidateFields, body.promptFeedback);
   return {
-    ...(responseId !== undefined && { id: responseId }),
-    ...(typeof body.modelVersion === 'string' && { model: body.modelVersion }),
     choices,
     usage: convertGeminiUsage(body.usageMetadata),
+    ...(responseId !== undefined && { id: responseId }),
+    ...(typeof body.modelVersion === 'string' && { model: body.modelVersion }),
     ...(metadata && { protocolMetadata: { gemini: metadata } }),
   };
 }

@@ -46,7 +46,7 @@ function decodeDeclaration(rawDeclaration: unknown, param: string): FunctionTool
   // core has no place for (`response`, `behavior`, ...).
   const original = sent && JSON.stringify(inputSchema) !== JSON.stringify(sent.schema) ? { [sent.key]: sent.schema } : {};
   const extra = pickUnknownFields(declaration.fields, DECLARATION_FIELDS);
-  const declarationFields = { ...original, ...extra };
+  const declarationFields = Object.assign(original, extra);
   return {
     type: 'function',
     name,
@@ -96,5 +96,5 @@ export function decodeGeminiToolConfig(rawToolConfig: unknown, param: string): D
     expressed = onlyModeAndNames;
   } else if (mode === 'ANY') toolChoice = { type: 'required' };
   if (!expressed) extension['toolConfig.functionCallingConfig'] = toolConfig.fields.functionCallingConfig;
-  return { ...(toolChoice && { toolChoice }), extension };
+  return { extension, ...(toolChoice && { toolChoice }) };
 }

@@ -61,7 +61,7 @@ export function encodeGeminiContents(request: GenerateRequest, warnings: Warning
       }
     }
   });
-  return { ...(systemParts.length > 0 && { systemInstruction: { parts: systemParts } }), contents };
+  return systemParts.length > 0 ? { systemInstruction: { parts: systemParts }, contents } : { contents };
 }
 
 function encodeUserPart(part: UserPart, param: string, warnings: Warning[]): JsonObject {
@@ -125,5 +125,5 @@ function encodeToolResult(result: ToolResultPart, param: string, calls: Map<stri
   const text = textOfParts(result.content, '\n');
   const response = isJsonObject(metadata.response) ? metadata.response : result.isError ? { error: text } : { output: text };
   const files = result.content.flatMap((part) => (part.type === 'file' ? [encodeUserPart(part, param, warnings)] : []));
-  return [{ functionResponse: { ...(id !== undefined && { id }), name, response } }, ...files];
+  return [{ functionResponse: id !== undefined ? { id, name, response } : { name, response } }, ...files];
 }

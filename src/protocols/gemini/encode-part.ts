@@ -23,16 +23,13 @@ export function encodeGeminiTextPart(part: TextPart): JsonObject {
 
 export function encodeGeminiFilePart(part: FilePart): JsonObject {
   const metadata = geminiMetadataOf(part);
-  const data =
+  const data: JsonObject =
     part.data.type === 'base64'
       ? { inlineData: { mimeType: part.mediaType, data: part.data.base64 } }
       : // `image/*` (a URL whose type the client did not say) is not a MIME type Gemini accepts.
-        { fileData: { ...(!part.mediaType.includes('*') && { mimeType: part.mediaType }), fileUri: part.data.url } };
-  return {
-    ...data,
-    ...(typeof metadata.thoughtSignature === 'string' && { thoughtSignature: metadata.thoughtSignature }),
-    ...(isJsonObject(metadata.partFields) && metadata.partFields),
-  };
+        { fileData: part.mediaType.includes('*') ? { fileUri: part.data.url } : { mimeType: part.mediaType, fileUri: part.data.url } };
+  if (typeof metadata.thoughtSignature === 'string') data.thoughtSignature = metadata.thoughtSignature;
+  return isJsonObject(metadata.partFields) ? Object.assign(data, metadata.partFields) : data;
 }
 
 /**
@@ -47,8 +44,10 @@ export function encodeGeminiToolCall(
   const metadata = geminiMetadataOf(call);
   const id = target === 'client' ? call.toolCallId : typeof metadata.functionCallId === 'string' ? metadata.functionCallId : undefined;
   const thoughtSignature = typeof metadata.thoughtSignature === 'string' ? metadata.thoughtSignature : fallbackSignature;
+  const name = call.toolName;
+  const args = parseToolInputObject(call.input);
   return {
-    functionCall: { ...(id !== undefined && { id }), name: call.toolName, args: parseToolInputObject(call.input) },
+    functionCall: id !== undefined ? { id, name, args } : { name, args },
     ...(thoughtSignature !== undefined && { thoughtSignature }),
   };
 }

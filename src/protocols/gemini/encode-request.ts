@@ -51,7 +51,7 @@ export function encodeGeminiRequest(request: GenerateRequest, options: EncodeReq
   for (const [key, value] of Object.entries(request.extensions.gemini ?? {})) {
     const [container, field] = key.split('.', 2);
     if (field !== undefined && container === 'generationConfig') generationConfig[field] = value;
-    else if (field !== undefined && container === 'toolConfig') body.toolConfig = { ...(body.toolConfig as JsonObject | undefined), [field]: value };
+    else if (field !== undefined && container === 'toolConfig') body.toolConfig = Object.assign({}, body.toolConfig, { [field]: value });
     else body[key] = value;
   }
   if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;

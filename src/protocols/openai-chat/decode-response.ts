@@ -37,9 +37,9 @@ export function decodeOpenAIChatResponse(body: unknown): GenerateResponse {
   });
   if (choices.length === 0) choices.push({ index: 0, content: [], finishReason: { unified: 'other' } });
   return {
-    ...(typeof body.id === 'string' && { id: body.id }),
-    ...(typeof body.model === 'string' && { model: body.model }),
     choices,
     usage: convertOpenAIChatUsage(body.usage),
+    ...(typeof body.id === 'string' && { id: body.id }),
+    ...(typeof body.model === 'string' && { model: body.model }),
   };
 }

@@ -10,9 +10,9 @@ export function prepareOpenAIChatPassthrough(body: JsonObject, options: Passthro
   const path = '/chat/completions';
   const streamOptions = isJsonObject(body.stream_options) ? body.stream_options : {};
   if (!options.stream || streamOptions.include_usage === true) {
-    return body.model === options.model ? { path } : { path, body: { ...body, model: options.model } };
+    return body.model === options.model ? { path } : { path, body: Object.assign({}, body, { model: options.model }) };
   }
-  return { path, body: { ...body, model: options.model, stream_options: { ...streamOptions, include_usage: true } }, hideEvent: { marker: '"choices":[]', test: isUsageOnlyChunk } };
+  return { path, body: Object.assign({}, body, { model: options.model, stream_options: Object.assign({}, streamOptions, { include_usage: true }) }), hideEvent: { marker: '"choices":[]', test: isUsageOnlyChunk } };
 }
 
 function isUsageOnlyChunk(event: SseEvent): boolean {

@@ -38,7 +38,7 @@ export function decodeReasoningItem(item: JsonObject): ReasoningPart {
     if (carried) Object.assign(part, carried);
     else metadata.encryptedContent = item.encrypted_content;
   }
-  if (Object.keys(metadata).length > 0) part.protocolMetadata = { ...part.protocolMetadata, 'openai-responses': { ...metadata } };
+  if (Object.keys(metadata).length > 0) part.protocolMetadata = Object.assign({}, part.protocolMetadata, { 'openai-responses': { ...metadata } });
   return part;
 }
 

@@ -39,8 +39,5 @@ export function decodeOpenAIResponsesFailure(response: JsonObject): GatewayError
 function createStreamError(code: string | undefined, message: unknown, param: unknown): GatewayError {
   const text = typeof message === 'string' && message ? message : 'The upstream reported a failed response.';
   const gatewayCode = code !== undefined && Object.hasOwn(ERROR_CODES, code) ? ERROR_CODES[code] : 'upstream_error';
-  return new GatewayError(gatewayCode, text, {
-    ...(code && { detailCode: code }),
-    ...(typeof param === 'string' && { param }),
-  });
+  return new GatewayError(gatewayCode, text, { detailCode: code || undefined, param: typeof param === 'string' ? param : undefined });
 }

@@ -91,7 +91,9 @@ export function decodeOpenAIResponsesInput(input: unknown, instructions: string 
         // A custom tool's text travels as the `{input}` arguments of a function (convert-custom-tool.ts).
         const input = custom ? JSON.stringify({ input: readString(item, 'input', `${param}.input`) ?? '' }) : (readString(item, 'arguments', `${param}.arguments`) ?? '');
         const itemId = readString(item, 'id', `${param}.id`);
-        const metadata: JsonObject = { ...(itemId && { itemId }), ...(custom && { custom: true }) };
+        const metadata: JsonObject = {};
+        if (itemId) metadata.itemId = itemId;
+        if (custom) metadata.custom = true;
         toolNames.set(callId, name);
         appendAssistant([
           { type: 'tool-call', toolCallId: callId, toolName: name, input, ...(Object.keys(metadata).length > 0 && { protocolMetadata: { 'openai-responses': metadata } }) },

@@ -16,10 +16,10 @@ export function decodeOpenAIResponsesResponse(body: unknown): GenerateResponse {
   const content = body.output.filter(isJsonObject).flatMap(decodeOpenAIResponsesOutputItem);
   const hasToolCalls = content.some((part) => part.type === 'tool-call');
   return {
-    ...(typeof body.id === 'string' && { id: body.id }),
-    ...(typeof body.model === 'string' && { model: body.model }),
     choices: [{ index: 0, content, finishReason: mapOpenAIResponsesStatus(body.status, body.incomplete_details, hasToolCalls) }],
     usage: convertOpenAIResponsesUsage(body.usage),
+    ...(typeof body.id === 'string' && { id: body.id }),
+    ...(typeof body.model === 'string' && { model: body.model }),
   };
 }
 

@@ -108,14 +108,15 @@ function encodeAssistantParts(parts: readonly AssistantPart[], param: string, st
         }
         message.content.push({ type: 'output_text', text: part.text, annotations: [] });
         break;
-      case 'tool-call':
-        items.push({
-          ...(own.custom === true
+      case 'tool-call': {
+        const call: JsonObject =
+          own.custom === true
             ? { type: 'custom_tool_call', call_id: part.toolCallId, name: part.toolName, input: readCustomToolInput(part.input) }
-            : { type: 'function_call', call_id: part.toolCallId, name: part.toolName, arguments: part.input }),
-          ...(typeof own.itemId === 'string' && { id: own.itemId }),
-        });
+            : { type: 'function_call', call_id: part.toolCallId, name: part.toolName, arguments: part.input };
+        if (typeof own.itemId === 'string') call.id = own.itemId;
+        items.push(call);
         break;
+      }
       case 'reasoning': {
         const encrypted = typeof own.encryptedContent === 'string' ? own.encryptedContent : undefined;
         if (encrypted === undefined && !(store && typeof own.itemId === 'string')) {

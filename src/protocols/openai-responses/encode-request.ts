@@ -51,14 +51,15 @@ export function encodeOpenAIResponsesRequest(request: GenerateRequest, options: 
   if (request.frequencyPenalty !== undefined) warnings.push({ type: 'dropped', feature: 'frequency_penalty', details: 'OpenAI Responses has no penalties' });
   if (request.seed !== undefined) warnings.push({ type: 'dropped', feature: 'seed', details: 'OpenAI Responses has no seed' });
 
-  const text: JsonObject = { ...(request.responseFormat && { format: encodeOpenAIResponsesTextFormat(request.responseFormat) }), ...(isJsonObject(textRest) && textRest) };
+  const text: JsonObject = {};
+  if (request.responseFormat) text.format = encodeOpenAIResponsesTextFormat(request.responseFormat);
+  if (isJsonObject(textRest)) Object.assign(text, textRest);
   if (Object.keys(text).length > 0) body.text = text;
   const effort = encodeOpenAIReasoningEffort(request.reasoning, warnings, 'reasoning.effort');
-  const reasoning: JsonObject = {
-    ...(effort && { effort }),
-    ...(request.reasoning?.includeThoughts && { summary: 'auto' }),
-    ...(isJsonObject(reasoningRest) && reasoningRest),
-  };
+  const reasoning: JsonObject = {};
+  if (effort) reasoning.effort = effort;
+  if (request.reasoning?.includeThoughts) reasoning.summary = 'auto';
+  if (isJsonObject(reasoningRest)) Object.assign(reasoning, reasoningRest);
   if (Object.keys(reasoning).length > 0) body.reasoning = reasoning;
   // Reasoning survives a stateless turn only as encrypted content; ask for it when reasoning is on.
   // Not otherwise: non-reasoning models reject the include.

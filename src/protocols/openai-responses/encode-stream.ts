@@ -141,7 +141,7 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
         const item = find('reasoning', part.id) ?? closedReasoning.get(part.id);
         if (!item) return;
         if (part.signature !== undefined) item.reasoning!.signature = part.signature;
-        if (part.protocolMetadata) item.reasoning!.protocolMetadata = { ...item.reasoning!.protocolMetadata, ...part.protocolMetadata };
+        if (part.protocolMetadata) item.reasoning!.protocolMetadata = Object.assign({}, item.reasoning!.protocolMetadata, part.protocolMetadata);
         if (item === live) closeLive();
         else if (item.outputIndex < 0) item.ended = true;
         // Cut early by another item: its done event is out, but the final response gets the metadata.

@@ -7,5 +7,5 @@ import type { JsonObject } from '../read-fields.js';
  */
 export function prepareOpenAIResponsesPassthrough(body: JsonObject, options: PassthroughOptions): PreparedPassthrough {
   const path = `/responses${options.search}`;
-  return body.model === options.model ? { path } : { path, body: { ...body, model: options.model } };
+  return body.model === options.model ? { path } : { path, body: Object.assign({}, body, { model: options.model }) };
 }

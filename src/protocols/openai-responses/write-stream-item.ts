@@ -51,14 +51,15 @@ export type EmitEventJson = (type: string, fieldsJson: string) => void;
  * `output` is the Response's output array, kept current for the terminal event.
  */
 export function createStreamItemWriter(requestId: string, output: JsonObject[], emit: EmitEvent, emitJson: EmitEventJson) {
-  const reference = (item: StreamItem) => ({ item_id: item.id, output_index: item.outputIndex });
+  /** An event's fields after the `item_id` and `output_index` of the item it belongs to. */
+  const referenced = (item: StreamItem, fields: JsonObject): JsonObject => Object.assign({ item_id: item.id, output_index: item.outputIndex }, fields);
   /** `"item_id":…,"output_index":…` of the item a delta belongs to, made once per item. */
   const referenceJson = (item: StreamItem) => (item.referenceJson ??= `"item_id":${JSON.stringify(item.id)},"output_index":${item.outputIndex}`);
 
   const openPart = (item: StreamItem) => {
     item.partOpen = true;
-    if (item.kind === 'message') emit('response.content_part.added', { ...reference(item), content_index: item.content.length, part: createOutputText('') });
-    else emit('response.reasoning_summary_part.added', { ...reference(item), summary_index: 0, part: { type: 'summary_text', text: '' } });
+    if (item.kind === 'message') emit('response.content_part.added', referenced(item, { content_index: item.content.length, part: createOutputText('') }));
+    else emit('response.reasoning_summary_part.added', referenced(item, { summary_index: 0, part: { type: 'summary_text', text: '' } }));
   };
 
   const closePart = (item: StreamItem) => {
@@ -68,12 +69,12 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
       const contentIndex = item.content.length;
       const part = createOutputText(item.text);
       item.content.push(part);
-      emit('response.output_text.done', { ...reference(item), content_index: contentIndex, text: item.text, logprobs: [] });
-      emit('response.content_part.done', { ...reference(item), content_index: contentIndex, part });
+      emit('response.output_text.done', referenced(item, { content_index: contentIndex, text: item.text, logprobs: [] }));
+      emit('response.content_part.done', referenced(item, { content_index: contentIndex, part }));
       item.text = '';
     } else {
-      emit('response.reasoning_summary_text.done', { ...reference(item), summary_index: 0, text: item.text });
-      emit('response.reasoning_summary_part.done', { ...reference(item), summary_index: 0, part: { type: 'summary_text', text: item.text } });
+      emit('response.reasoning_summary_text.done', referenced(item, { summary_index: 0, text: item.text }));
+      emit('response.reasoning_summary_part.done', referenced(item, { summary_index: 0, part: { type: 'summary_text', text: item.text } }));
     }
   };
 
@@ -98,7 +99,7 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
         if (item.custom) return createCustomToolCallItem(item.id, item.callId, item.toolName, status === 'in_progress' ? '' : readCustomToolInput(item.text), status);
         return createFunctionCallItem(item.id, item.callId, item.toolName, item.text, status);
       case 'reasoning':
-        return encodeReasoningItem({ ...item.reasoning, type: 'reasoning', text: item.text }, item.id);
+        return encodeReasoningItem(Object.assign({}, item.reasoning, { type: 'reasoning' as const, text: item.text }), item.id);
       case 'image':
         return createImageItem(item.id, item.image!.mediaType, status === 'completed' ? item.image!.base64 : null, status);
       default: {
@@ -125,10 +126,10 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
   const close = (item: StreamItem) => {
     if (item.custom) {
       const input = readCustomToolInput(item.text);
-      emit('response.custom_tool_call_input.delta', { ...reference(item), delta: input });
-      emit('response.custom_tool_call_input.done', { ...reference(item), input });
+      emit('response.custom_tool_call_input.delta', referenced(item, { delta: input }));
+      emit('response.custom_tool_call_input.done', referenced(item, { input }));
     } else if (item.kind === 'function_call') {
-      emit('response.function_call_arguments.done', { ...reference(item), name: item.toolName, arguments: item.text });
+      emit('response.function_call_arguments.done', referenced(item, { name: item.toolName, arguments: item.text }));
     }
     closePart(item);
     output[item.outputIndex] = snapshot(item, 'completed');
