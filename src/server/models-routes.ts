@@ -15,7 +15,7 @@ export function registerModelsRoutes(app: H3, gateway: Gateway): void {
     const models = gateway.listModels();
     if (wantsGemini(event)) return jsonResponse(event, { models: models.map(toGeminiModel) });
     if (wantsAnthropic(event)) {
-      const data = models.map((model) => (Object.assign(toOpenAIModel(model), toAnthropicFields(model))));
+      const data = models.map((model) => Object.assign(toOpenAIModel(model), toAnthropicFields(model)));
       return jsonResponse(event, { object: 'list', data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null });
     }
     return jsonResponse(event, { object: 'list', data: models.map(toOpenAIModel) });
