@@ -23,7 +23,7 @@ import { setUpstreamShape } from './lib/run-throughput.mjs';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const { values: options } = parseArgs({ options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } } });
 /** Requests of the short run (the process warms up) and of the long one. */
-const [FEW, MANY] = options.quick ? [100, 300] : [300, 1500];
+const [FEW, MANY] = options.quick ? [100, 600] : [300, 1500];
 
 /** `type reason` → count, of the `map,…` lines of a V8 log. */
 async function mapEvents(logFile) {

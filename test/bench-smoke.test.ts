@@ -122,7 +122,7 @@ describe('the benchmark (bench/run.js --quick)', () => {
       'passthrough', 'passthrough stream', 'anthropic-to-chat', 'anthropic-to-chat stream', 'chat-to-gemini', 'chat-to-gemini stream',
     ]);
     // One per request or more is code that makes a shape per object; what is left below is the
-    // process still warming up (a few events over the 200 requests counted).
+    // process still warming up: a one-off burst of up to ~130 events, 0.27 over the 500 requests counted.
     expect(report.results.filter((result) => result.total >= 0.5)).toEqual([]);
   }, 90_000);
 
