@@ -10,7 +10,6 @@
 import { parseArgs } from 'node:util';
 import { createStreamCollector } from '../dist/core/collect-stream.js';
 import { getCodec } from '../dist/protocols/codecs.js';
-import { responseRequestOf } from '../dist/protocols/protocol-codec.js';
 import { createSseParser } from '../dist/sse/parse-sse.js';
 import { clientRequest, PROTOCOLS, streamRecords } from './lib/bodies.mjs';
 import { median } from './lib/stats.mjs';
@@ -32,7 +31,7 @@ function pathOf(upstream, client) {
   const upstreamCodec = getCodec(upstream);
   const clientCodec = getCodec(client);
   const { request } = clientCodec.decodeRequest(JSON.parse(String(clientRequest(client, 'm', true).body)), { pathModel: 'm', stream: true });
-  const context = { requestId: 'req_bench', created: 1, model: 'm', request: responseRequestOf(request) };
+  const context = { requestId: 'req_bench', created: 1, model: 'm', request: clientCodec.responseRequestOf(request) };
   return () => {
     const decoder = upstreamCodec.createStreamDecoder();
     const encoder = clientCodec.createStreamEncoder(context);

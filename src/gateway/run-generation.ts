@@ -6,7 +6,7 @@ import type { Usage } from '../core/usage.js';
 import { formatWarnings, type Warning } from '../core/warning.js';
 import { formatRequestLine } from './format-request-line.js';
 import { getCodec } from '../protocols/codecs.js';
-import { responseRequestOf, type ProtocolCodec, type ResponseContext } from '../protocols/protocol-codec.js';
+import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
 import type { JsonObject } from '../protocols/read-fields.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import { collectJsonResponse } from './collect-json-response.js';
@@ -86,7 +86,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
       throw invalidRequest(field, `${field} > 1 cannot be served by the ${provider.type} upstream of '${request.model}', which returns one choice.`);
     }
     upstreamProtocol = provider.type === 'mock' ? undefined : provider.type;
-    const context: ResponseContext = { requestId: input.requestId, created: Math.floor(started / 1000), model: request.model, request: responseRequestOf(request) };
+    const context: ResponseContext = { requestId: input.requestId, created: Math.floor(started / 1000), model: request.model, request: codec.responseRequestOf(request) };
     const interruption = createInterruption({
       client: input.client,
       policy: input.disconnectPolicy ?? config.recoveries.onDisconnect,

@@ -17,6 +17,12 @@ export interface ProtocolCodec {
   // Serving clients.
   /** Wire request → GenerateRequest. Throws a GatewayError (400, naming `param`) on invalid input. */
   decodeRequest(body: unknown, options: DecodeRequestOptions): DecodedRequest;
+  /**
+   * What of the client's request this codec's responses read, for `ResponseContext.request`. An
+   * open stream holds it for as long as it runs, so a codec keeps only what its encoders read:
+   * `requestWithoutPrompt` unless its responses echo the instructions or the tools.
+   */
+  responseRequestOf(request: GenerateRequest): ResponseRequest;
   /** Core response → the wire JSON a non-stream client receives. */
   encodeResponse(response: GenerateResponse, context: ResponseContext): unknown;
   /** A stateful (but pure) encoder of stream parts into wire events. */
@@ -69,10 +75,10 @@ export interface ResponseContext {
   /** The model name reported to the client: the name the client asked for. */
   model: string;
   /**
-   * The decoded client request without its conversation: encoders read their own `extensions`
-   * (include_usage), the reasoning options, and what a Responses object echoes (instructions,
-   * tools). No response needs the messages, and an open stream should not hold them: an agent's
-   * conversation is often hundreds of kB, held for as long as the generation runs.
+   * The decoded client request, as far as the client codec's responses read it
+   * (`ProtocolCodec.responseRequestOf`): never the conversation, and the instructions and tools
+   * only for a codec whose responses echo them (a Responses object does). An agent's conversation
+   * is often hundreds of kB and its tools tens of kB, held for as long as the generation runs.
    */
   request: ResponseRequest;
 }
@@ -80,10 +86,20 @@ export interface ResponseContext {
 /** A request as a response sees it (`ResponseContext.request`). */
 export type ResponseRequest = Omit<GenerateRequest, 'messages'>;
 
-/** The request as a response context holds it: everything but the messages. */
-export function responseRequestOf(request: GenerateRequest): ResponseRequest {
+/** The request as a codec whose responses echo it keeps it: everything but the conversation. */
+export function requestWithoutConversation(request: GenerateRequest): ResponseRequest {
   const { messages: _messages, ...rest } = request;
   return rest;
+}
+
+/**
+ * The request as a codec whose responses echo none of the prompt keeps it: without the
+ * conversation, the instructions (`system`, left empty) and the tools (left empty). What stays
+ * is small: the model, the sampling and reasoning options, the protocols' own extensions.
+ */
+export function requestWithoutPrompt(request: GenerateRequest): ResponseRequest {
+  const { messages: _messages, system: _system, tools: _tools, ...rest } = request;
+  return Object.assign({ system: [], tools: [] }, rest);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ProtocolCodec } from '../protocol-codec.js';
+import { requestWithoutPrompt, type ProtocolCodec } from '../protocol-codec.js';
 import { decodeAnthropicMessagesError } from './decode-error.js';
 import { decodeAnthropicMessagesRequest } from './decode-request.js';
 import { decodeAnthropicMessagesResponse } from './decode-response.js';
@@ -13,6 +13,7 @@ import { prepareAnthropicMessagesPassthrough } from './prepare-passthrough.js';
 export const anthropicMessagesCodec: ProtocolCodec = {
   protocol: 'anthropic-messages',
   decodeRequest: (body) => decodeAnthropicMessagesRequest(body),
+  responseRequestOf: requestWithoutPrompt,
   encodeResponse: encodeAnthropicMessagesResponse,
   createStreamEncoder: createAnthropicMessagesStreamEncoder,
   encodeError: encodeAnthropicMessagesError,

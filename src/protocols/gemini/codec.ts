@@ -1,4 +1,4 @@
-import type { ProtocolCodec } from '../protocol-codec.js';
+import { requestWithoutPrompt, type ProtocolCodec } from '../protocol-codec.js';
 import { decodeGeminiError } from './decode-error.js';
 import { decodeGeminiRequest } from './decode-request.js';
 import { decodeGeminiResponse } from './decode-response.js';
@@ -13,6 +13,7 @@ import { prepareGeminiPassthrough } from './prepare-passthrough.js';
 export const geminiCodec: ProtocolCodec = {
   protocol: 'gemini',
   decodeRequest: decodeGeminiRequest,
+  responseRequestOf: requestWithoutPrompt,
   encodeResponse: encodeGeminiResponse,
   createStreamEncoder: createGeminiStreamEncoder,
   encodeError: encodeGeminiError,

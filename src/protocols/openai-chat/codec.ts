@@ -1,4 +1,4 @@
-import type { ProtocolCodec } from '../protocol-codec.js';
+import { requestWithoutPrompt, type ProtocolCodec } from '../protocol-codec.js';
 import { decodeOpenAIError } from './decode-error.js';
 import { decodeOpenAIChatRequest } from './decode-request.js';
 import { decodeOpenAIChatResponse } from './decode-response.js';
@@ -13,6 +13,7 @@ import { prepareOpenAIChatPassthrough } from './prepare-passthrough.js';
 export const openAIChatCodec: ProtocolCodec = {
   protocol: 'openai-chat',
   decodeRequest: (body) => decodeOpenAIChatRequest(body),
+  responseRequestOf: requestWithoutPrompt,
   encodeResponse: encodeOpenAIChatResponse,
   createStreamEncoder: createOpenAIChatStreamEncoder,
   encodeError: encodeOpenAIError,

@@ -1,6 +1,6 @@
 import { decodeOpenAIError } from '../openai-chat/decode-error.js';
 import { encodeOpenAIError } from '../openai-chat/encode-error.js';
-import type { ProtocolCodec } from '../protocol-codec.js';
+import { requestWithoutConversation, type ProtocolCodec } from '../protocol-codec.js';
 import { decodeOpenAIResponsesRequest } from './decode-request.js';
 import { decodeOpenAIResponsesResponse } from './decode-response.js';
 import { createOpenAIResponsesStreamDecoder } from './decode-stream.js';
@@ -13,6 +13,8 @@ import { prepareOpenAIResponsesPassthrough } from './prepare-passthrough.js';
 export const openAIResponsesCodec: ProtocolCodec = {
   protocol: 'openai-responses',
   decodeRequest: (body) => decodeOpenAIResponsesRequest(body),
+  // A Response object echoes the request's instructions and tools.
+  responseRequestOf: requestWithoutConversation,
   encodeResponse: encodeOpenAIResponsesResponse,
   createStreamEncoder: createOpenAIResponsesStreamEncoder,
   encodeError: encodeOpenAIError,
