@@ -109,3 +109,25 @@ describe('what clients and agents probe', () => {
     expect(body.candidates[0].content.parts[0].text).toBe('by query key');
   });
 });
+
+describe('what a Response object echoes of its request', () => {
+  const echoed = {
+    model: 'mock-echo',
+    instructions: 'Answer briefly.',
+    input: 'echo this',
+    tools: [{ type: 'function' as const, name: 'read_file', description: 'Read a file.', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] }, strict: false }],
+  };
+
+  it('the OpenAI SDK gets the instructions and tools back, non-stream and in the stream', async () => {
+    const client = new OpenAI({ apiKey: 'k', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const response = await client.responses.create(echoed);
+    expect(response.instructions).toBe('Answer briefly.');
+    expect(response.tools).toMatchObject([{ type: 'function', name: 'read_file', description: 'Read a file.' }]);
+
+    const events = await client.responses.create({ ...echoed, stream: true });
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const event of events) if (event.type === 'response.completed') completed = event.response;
+    expect(completed?.instructions).toBe('Answer briefly.');
+    expect(completed?.tools).toMatchObject([{ type: 'function', name: 'read_file', description: 'Read a file.' }]);
+  });
+});

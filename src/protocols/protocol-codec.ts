@@ -99,7 +99,7 @@ export function requestWithoutConversation(request: GenerateRequest): ResponseRe
  */
 export function requestWithoutPrompt(request: GenerateRequest): ResponseRequest {
   const { messages: _messages, system: _system, tools: _tools, ...rest } = request;
-  return Object.assign({ system: [], tools: [] }, rest);
+  return { system: [], tools: [], ...rest };
 }
 
 /**
