@@ -20,175 +20,193 @@ export interface StreamCollector {
 
 interface ChoiceState {
   content: AssistantPart[];
-  /** The parts still receiving deltas, by the id of their stream parts (one map per kind, so the id itself is the key). */
-  open: { text: Map<string, AssistantPart>; reasoning: Map<string, AssistantPart>; tool: Map<string, AssistantPart> };
+  /**
+   * The parts still receiving deltas, by the id of their stream parts: one map per kind (so the id
+   * itself is the key), made when the kind first opens a part.
+   */
+  text?: Map<string, AssistantPart>;
+  reasoning?: Map<string, AssistantPart>;
+  tool?: Map<string, AssistantPart>;
   finishReason?: FinishReason;
 }
 
-type OpenKind = keyof ChoiceState['open'];
+type OpenKind = 'text' | 'reasoning' | 'tool';
 
 export function createStreamCollector(): StreamCollector {
-  const choices = new Map<number, ChoiceState>();
-  let id: string | undefined;
-  let model: string | undefined;
-  let usage: Usage = createEmptyUsage();
-  let protocolMetadata: ProtocolMetadata | undefined;
-  let streamError: GatewayError | undefined;
+  return new PartCollector();
+}
 
-  const choiceState = (index = 0): ChoiceState => {
-    let state = choices.get(index);
+/**
+ * A class, not a factory of closures: a collector lives as long as its stream, and each object an
+ * open stream holds is copied by every young-generation collection (CONTRIBUTING.md, "Code").
+ */
+class PartCollector implements StreamCollector {
+  /** Choice 0, which nearly every stream has alone; the others by index, made on first use. */
+  #first: ChoiceState | undefined;
+  #others: Map<number, ChoiceState> | undefined;
+  #id: string | undefined;
+  #model: string | undefined;
+  #usage: Usage = createEmptyUsage();
+  #protocolMetadata: ProtocolMetadata | undefined;
+  #streamError: GatewayError | undefined;
+
+  add(part: StreamPart): void {
+    switch (part.type) {
+      case 'start':
+        this.#id = part.id ?? this.#id;
+        this.#model = part.model ?? this.#model;
+        if (part.usage) this.#usage = part.usage;
+        if (part.protocolMetadata) this.#protocolMetadata = Object.assign({}, this.#protocolMetadata, part.protocolMetadata);
+        return;
+      case 'text-start':
+        this.#openPart(part.choice, 'text', part.id, {
+          type: 'text',
+          text: '',
+          ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
+        });
+        return;
+      case 'text-delta': {
+        let open = this.#choiceState(part.choice).text?.get(part.id);
+        if (!open) {
+          open = { type: 'text', text: '' };
+          this.#openPart(part.choice, 'text', part.id, open);
+        }
+        if (open.type === 'text') open.text += part.delta;
+        return;
+      }
+      case 'text-end': {
+        const texts = this.#choiceState(part.choice).text;
+        const open = texts?.get(part.id);
+        if (open) mergeMetadata(open, part.protocolMetadata);
+        texts?.delete(part.id);
+        return;
+      }
+      case 'reasoning-start':
+        this.#openPart(part.choice, 'reasoning', part.id, {
+          type: 'reasoning',
+          text: '',
+          ...(part.redactedData !== undefined && { redactedData: part.redactedData }),
+          ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
+        });
+        return;
+      case 'reasoning-delta': {
+        let open = this.#choiceState(part.choice).reasoning?.get(part.id);
+        if (!open) {
+          open = { type: 'reasoning', text: '' };
+          this.#openPart(part.choice, 'reasoning', part.id, open);
+        }
+        if (open.type === 'reasoning') open.text += part.delta;
+        return;
+      }
+      case 'reasoning-end': {
+        const reasoning = this.#choiceState(part.choice).reasoning;
+        const open = reasoning?.get(part.id);
+        if (open && open.type === 'reasoning') {
+          if (part.signature !== undefined) open.signature = part.signature;
+          mergeMetadata(open, part.protocolMetadata);
+        }
+        reasoning?.delete(part.id);
+        return;
+      }
+      case 'tool-input-start':
+        this.#openPart(part.choice, 'tool', part.id, {
+          type: 'tool-call',
+          toolCallId: part.id,
+          toolName: part.toolName,
+          input: '',
+          ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
+        });
+        return;
+      case 'tool-input-delta': {
+        const open = this.#choiceState(part.choice).tool?.get(part.id);
+        if (open && open.type === 'tool-call') open.input += part.delta;
+        return;
+      }
+      case 'tool-input-end':
+        return;
+      case 'tool-call': {
+        const state = this.#choiceState(part.choice);
+        const open = state.tool?.get(part.toolCallId);
+        if (open && open.type === 'tool-call') {
+          // The complete call is authoritative over the accumulated deltas.
+          open.input = part.input;
+          open.toolName = part.toolName;
+          mergeMetadata(open, part.protocolMetadata);
+          state.tool!.delete(part.toolCallId);
+        } else {
+          state.content.push({
+            type: 'tool-call',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+            ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
+          });
+        }
+        return;
+      }
+      case 'file':
+        this.#choiceState(part.choice).content.push({
+          type: 'file',
+          mediaType: part.mediaType,
+          data: { type: 'base64', base64: part.base64 },
+        });
+        return;
+      case 'finish':
+        this.#choiceState(part.choice).finishReason = part.finishReason;
+        this.#usage = part.usage;
+        if (part.protocolMetadata) this.#protocolMetadata = Object.assign({}, this.#protocolMetadata, part.protocolMetadata);
+        return;
+      case 'error':
+        this.#streamError = part.error;
+        return;
+      default: {
+        const unexpected: never = part;
+        throw new Error(`Unhandled stream part ${JSON.stringify(unexpected)}`);
+      }
+    }
+  }
+
+  result(): GenerateResponse {
+    const states: [number, ChoiceState][] = this.#others ? [...this.#others] : [];
+    if (this.#first || states.length === 0) states.push([0, this.#choiceState(0)]);
+    states.sort(([a], [b]) => a - b);
+    const list: Choice[] = states.map(([index, state]) => ({
+      index,
+      content: state.content,
+      finishReason: state.finishReason ?? (this.#streamError ? { unified: 'error' } : { unified: 'other' }),
+    }));
+    return {
+      choices: list,
+      usage: this.#usage,
+      ...(this.#id !== undefined && { id: this.#id }),
+      ...(this.#model !== undefined && { model: this.#model }),
+      ...(this.#protocolMetadata && { protocolMetadata: this.#protocolMetadata }),
+    };
+  }
+
+  error(): GatewayError | undefined {
+    return this.#streamError;
+  }
+
+  #choiceState(index = 0): ChoiceState {
+    if (index === 0) return (this.#first ??= { content: [] });
+    let state = this.#others?.get(index);
     if (!state) {
-      state = { content: [], open: { text: new Map(), reasoning: new Map(), tool: new Map() } };
-      choices.set(index, state);
+      state = { content: [] };
+      (this.#others ??= new Map()).set(index, state);
     }
     return state;
-  };
-  const openPart = (index: number | undefined, kind: OpenKind, id: string, part: AssistantPart) => {
-    const state = choiceState(index);
-    state.content.push(part);
-    state.open[kind].set(id, part);
-  };
-  const mergeMetadata = (part: { protocolMetadata?: ProtocolMetadata }, metadata?: ProtocolMetadata) => {
-    if (metadata) part.protocolMetadata = Object.assign({}, part.protocolMetadata, metadata);
-  };
+  }
 
-  return {
-    add(part) {
-      switch (part.type) {
-        case 'start':
-          id = part.id ?? id;
-          model = part.model ?? model;
-          if (part.usage) usage = part.usage;
-          if (part.protocolMetadata) protocolMetadata = Object.assign({}, protocolMetadata, part.protocolMetadata);
-          return;
-        case 'text-start':
-          openPart(part.choice, 'text', part.id, {
-            type: 'text',
-            text: '',
-            ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
-          });
-          return;
-        case 'text-delta': {
-          const state = choiceState(part.choice);
-          let open = state.open.text.get(part.id);
-          if (!open) {
-            open = { type: 'text', text: '' };
-            openPart(part.choice, 'text', part.id, open);
-          }
-          if (open.type === 'text') open.text += part.delta;
-          return;
-        }
-        case 'text-end': {
-          const texts = choiceState(part.choice).open.text;
-          const open = texts.get(part.id);
-          if (open) mergeMetadata(open, part.protocolMetadata);
-          texts.delete(part.id);
-          return;
-        }
-        case 'reasoning-start':
-          openPart(part.choice, 'reasoning', part.id, {
-            type: 'reasoning',
-            text: '',
-            ...(part.redactedData !== undefined && { redactedData: part.redactedData }),
-            ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
-          });
-          return;
-        case 'reasoning-delta': {
-          const state = choiceState(part.choice);
-          let open = state.open.reasoning.get(part.id);
-          if (!open) {
-            open = { type: 'reasoning', text: '' };
-            openPart(part.choice, 'reasoning', part.id, open);
-          }
-          if (open.type === 'reasoning') open.text += part.delta;
-          return;
-        }
-        case 'reasoning-end': {
-          const state = choiceState(part.choice);
-          const open = state.open.reasoning.get(part.id);
-          if (open && open.type === 'reasoning') {
-            if (part.signature !== undefined) open.signature = part.signature;
-            mergeMetadata(open, part.protocolMetadata);
-          }
-          state.open.reasoning.delete(part.id);
-          return;
-        }
-        case 'tool-input-start':
-          openPart(part.choice, 'tool', part.id, {
-            type: 'tool-call',
-            toolCallId: part.id,
-            toolName: part.toolName,
-            input: '',
-            ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
-          });
-          return;
-        case 'tool-input-delta': {
-          const open = choiceState(part.choice).open.tool.get(part.id);
-          if (open && open.type === 'tool-call') open.input += part.delta;
-          return;
-        }
-        case 'tool-input-end':
-          return;
-        case 'tool-call': {
-          const state = choiceState(part.choice);
-          const open = state.open.tool.get(part.toolCallId);
-          if (open && open.type === 'tool-call') {
-            // The complete call is authoritative over the accumulated deltas.
-            open.input = part.input;
-            open.toolName = part.toolName;
-            mergeMetadata(open, part.protocolMetadata);
-            state.open.tool.delete(part.toolCallId);
-          } else {
-            state.content.push({
-              type: 'tool-call',
-              toolCallId: part.toolCallId,
-              toolName: part.toolName,
-              input: part.input,
-              ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
-            });
-          }
-          return;
-        }
-        case 'file':
-          choiceState(part.choice).content.push({
-            type: 'file',
-            mediaType: part.mediaType,
-            data: { type: 'base64', base64: part.base64 },
-          });
-          return;
-        case 'finish':
-          choiceState(part.choice).finishReason = part.finishReason;
-          usage = part.usage;
-          if (part.protocolMetadata) protocolMetadata = Object.assign({}, protocolMetadata, part.protocolMetadata);
-          return;
-        case 'error':
-          streamError = part.error;
-          return;
-        default: {
-          const unexpected: never = part;
-          throw new Error(`Unhandled stream part ${JSON.stringify(unexpected)}`);
-        }
-      }
-    },
-    result() {
-      if (choices.size === 0) choiceState(0);
-      const list: Choice[] = [...choices.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([index, state]) => ({
-          index,
-          content: state.content,
-          finishReason: state.finishReason ?? (streamError ? { unified: 'error' } : { unified: 'other' }),
-        }));
-      return {
-        choices: list,
-        usage,
-        ...(id !== undefined && { id }),
-        ...(model !== undefined && { model }),
-        ...(protocolMetadata && { protocolMetadata }),
-      };
-    },
-    error: () => streamError,
-  };
+  #openPart(index: number | undefined, kind: OpenKind, id: string, part: AssistantPart): void {
+    const state = this.#choiceState(index);
+    state.content.push(part);
+    (state[kind] ??= new Map()).set(id, part);
+  }
+}
+
+function mergeMetadata(part: { protocolMetadata?: ProtocolMetadata }, metadata?: ProtocolMetadata): void {
+  if (metadata) part.protocolMetadata = Object.assign({}, part.protocolMetadata, metadata);
 }
 
 /** Collects a whole list of parts (tests, non-stream clients of stream upstreams). */

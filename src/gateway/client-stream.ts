@@ -1,4 +1,4 @@
-import type { ClientConnection } from './client-connection.js';
+import type { ClientConnection, ClientGoneListener } from './client-connection.js';
 
 /**
  * Where a stream's bytes go: the Node response itself, with nothing in between, or anything with
@@ -40,78 +40,109 @@ export interface ClientStream {
 /** How long headers wait for the first event to carry them. */
 const HEADERS_WAIT_MS = 100;
 
-export function createClientStream(options: {
+export interface ClientStreamOptions {
   sink: ClientSink;
   client: ClientConnection;
   keepAlive?: () => string;
   keepAliveMs?: number;
   headersWaitMs?: number;
-}): ClientStream {
-  const { sink, client, keepAlive } = options;
-  const keepAliveMs = options.keepAliveMs ?? 15_000;
-  let ended = false;
-  let started = false;
-  let wroteSinceTick = false;
-  let waiting: (() => void) | undefined;
-  const release = () => {
-    const resolve = waiting;
+}
+
+export function createClientStream(options: ClientStreamOptions): ClientStream {
+  return new SinkClientStream(options);
+}
+
+/**
+ * A class, not a factory of closures: it lives as long as the stream (CONTRIBUTING.md, "Code").
+ * Its one timer is touched only when it fires (never per write): first for the headers, then for
+ * the keep-alives.
+ */
+class SinkClientStream implements ClientStream, ClientGoneListener {
+  readonly closed: Promise<void>;
+  #close!: () => void;
+  #sink: ClientSink;
+  #client: ClientConnection;
+  #keepAlive: (() => string) | undefined;
+  #keepAliveMs: number;
+  #ended = false;
+  #started = false;
+  #wroteSinceTick = false;
+  #timer: NodeJS.Timeout | undefined;
+  /** Resolves the write waiting for `drain`, if one is. */
+  #waiting: (() => void) | undefined;
+  /** The `drain` listener, made the first time the socket is full. */
+  #onDrain: (() => void) | undefined;
+
+  constructor(options: ClientStreamOptions) {
+    this.#sink = options.sink;
+    this.#client = options.client;
+    this.#keepAlive = options.keepAlive;
+    this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.closed = new Promise<void>((resolve) => (this.#close = resolve));
+    const firstWaitMs = Math.min(options.headersWaitMs ?? HEADERS_WAIT_MS, this.#keepAlive ? this.#keepAliveMs : Infinity);
+    this.#timer = setTimeout(tick, firstWaitMs, this).unref();
+    this.#client.onGone(this);
+  }
+
+  write(chunk: string | Buffer): Promise<void> | undefined {
+    if (this.#ended || this.#client.gone) return undefined;
+    if (!this.#started) {
+      this.#started = true;
+      // The headers go with this write; without keep-alives the timer has nothing left to do.
+      if (!this.#keepAlive) clearTimeout(this.#timer);
+    }
+    this.#wroteSinceTick = true;
+    if (writeNow(this.#sink, chunk)) return undefined;
+    return new Promise<void>((resolve) => {
+      this.#waiting = resolve;
+      this.#sink.once('drain', (this.#onDrain ??= () => this.#release()));
+    });
+  }
+
+  end(last?: string): void {
+    if (this.#ended) return;
+    if (last && !this.#client.gone) {
+      this.#started = true;
+      // Node holds it until the next tick; the response's end comes before that and sends both.
+      this.#sink.write(last);
+    }
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    this.#client.offGone(this);
+    this.#release();
+    this.#close();
+  }
+
+  clientGone(): void {
+    clearTimeout(this.#timer);
+    this.#release();
+    this.#close();
+  }
+
+  /** The timer fired: send the headers if nothing carried them yet, or a keep-alive if nothing was written. */
+  tick(): void {
+    this.#timer = undefined;
+    if (this.#ended || this.#client.gone) return;
+    if (!this.#started) {
+      this.#started = true;
+      this.#sink.flushHeaders?.();
+    } else if (!this.#wroteSinceTick && this.#keepAlive) this.#sink.write(this.#keepAlive());
+    this.#wroteSinceTick = false;
+    if (this.#keepAlive) this.#timer = setTimeout(tick, this.#keepAliveMs, this).unref();
+  }
+
+  #release(): void {
+    const resolve = this.#waiting;
     if (!resolve) return;
-    waiting = undefined;
-    sink.off('drain', release);
+    this.#waiting = undefined;
+    this.#sink.off('drain', this.#onDrain!);
     resolve();
-  };
-  let close!: () => void;
-  const closed = new Promise<void>((resolve) => (close = resolve));
+  }
+}
 
-  // One timer, touched only when it fires (never per write): first for the headers, then for the
-  // keep-alives.
-  const tick = () => {
-    timer = undefined;
-    if (ended || client.gone) return;
-    if (!started) {
-      started = true;
-      sink.flushHeaders?.();
-    } else if (!wroteSinceTick && keepAlive) sink.write(keepAlive());
-    wroteSinceTick = false;
-    if (keepAlive) timer = setTimeout(tick, keepAliveMs).unref();
-  };
-  let timer: NodeJS.Timeout | undefined = setTimeout(tick, Math.min(options.headersWaitMs ?? HEADERS_WAIT_MS, keepAlive ? keepAliveMs : Infinity)).unref();
-  const stopListening = client.onGone(() => {
-    clearTimeout(timer);
-    release();
-    close();
-  });
-
-  return {
-    write(chunk) {
-      if (ended || client.gone) return undefined;
-      if (!started) {
-        started = true;
-        // The headers go with this write; without keep-alives the timer has nothing left to do.
-        if (!keepAlive) clearTimeout(timer);
-      }
-      wroteSinceTick = true;
-      if (writeNow(sink, chunk)) return undefined;
-      return new Promise<void>((resolve) => {
-        waiting = resolve;
-        sink.once('drain', release);
-      });
-    },
-    end(last) {
-      if (ended) return;
-      if (last && !client.gone) {
-        started = true;
-        // Node holds it until the next tick; the response's end comes before that and sends both.
-        sink.write(last);
-      }
-      ended = true;
-      clearTimeout(timer);
-      stopListening();
-      release();
-      close();
-    },
-    closed,
-  };
+/** A timer's callback, shared: the stream comes as the timer's argument, so no stream makes a closure for it. */
+function tick(stream: SinkClientStream): void {
+  stream.tick();
 }
 
 /**

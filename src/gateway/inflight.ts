@@ -10,7 +10,8 @@ export interface InflightEntry {
 }
 
 export interface InflightRegistry {
-  add(entry: InflightEntry): () => void;
+  add(entry: InflightEntry): void;
+  delete(entry: InflightEntry): void;
   readonly size: number;
   /** Waits up to `graceMs` for running generations, then stops the rest and waits for them. */
   drain(graceMs: number): Promise<{ finished: number; stopped: number }>;
@@ -21,7 +22,9 @@ export function createInflightRegistry(): InflightRegistry {
   return {
     add(entry) {
       entries.add(entry);
-      return () => entries.delete(entry);
+    },
+    delete(entry) {
+      entries.delete(entry);
     },
     get size() {
       return entries.size;

@@ -1,8 +1,8 @@
 import type { DisconnectPolicy } from '../config/config-types.js';
 import { EventEmitter } from 'node:events';
 import { GatewayError } from '../core/gateway-error.js';
-import type { ClientConnection } from './client-connection.js';
-import type { InflightRegistry } from './inflight.js';
+import type { ClientConnection, ClientGoneListener } from './client-connection.js';
+import type { InflightEntry, InflightRegistry } from './inflight.js';
 import type { InterruptedReason } from './recovery-sink.js';
 
 /**
@@ -30,57 +30,82 @@ export class UpstreamStop extends EventEmitter {
   }
 }
 
-export interface Interruption {
-  readonly signal: UpstreamStop;
-  /** The recovery reason for how the generation ended (`error`: the upstream's failure, if any). */
-  reasonFor(error: GatewayError | undefined): InterruptedReason | undefined;
-  /** The error to report when a shutdown stopped the generation. */
-  shutdownError(): GatewayError | undefined;
-  /** The generation has ended and its record is written: release timers and the registry. */
-  end(): void;
-}
-
-export function createInterruption(options: {
+export interface InterruptionOptions {
   client: ClientConnection;
   policy: DisconnectPolicy;
   drainTimeoutMs: number;
   inflight: InflightRegistry;
-}): Interruption {
-  let stopCause: 'client' | 'shutdown' | undefined;
-  const upstreamAbort = new UpstreamStop();
-  const stop = (cause: 'client' | 'shutdown') => {
-    stopCause ??= cause;
-    upstreamAbort.abort();
-  };
-  let drainTimer: NodeJS.Timeout | undefined;
-  const onClientGone = () => {
-    if (options.policy === 'cancel') return stop('client');
-    drainTimer = setTimeout(() => stop('client'), options.drainTimeoutMs);
-    drainTimer.unref();
-  };
-  const stopListening = options.client.onGone(onClientGone);
+}
 
-  let settle!: () => void;
-  const done = new Promise<void>((resolve) => (settle = resolve));
-  const unregister = options.inflight.add({ stop: () => stop('shutdown'), done });
+export function createInterruption(options: InterruptionOptions): Interruption {
+  return new Interruption(options);
+}
 
-  return {
-    signal: upstreamAbort,
-    reasonFor(error) {
-      if (stopCause === 'shutdown') return 'server_shutdown';
-      if (stopCause === 'client' || options.client.gone) return 'client_disconnected';
-      if (!error) return undefined;
-      return error.code === 'timeout' ? 'upstream_timeout' : 'upstream_error';
-    },
-    shutdownError: () =>
-      stopCause === 'shutdown'
-        ? new GatewayError('overloaded', 'The gateway is shutting down; the generation was stopped and kept as a recovery record.', { status: 503 })
-        : undefined,
-    end() {
-      clearTimeout(drainTimer);
-      stopListening();
-      unregister();
-      settle();
-    },
-  };
+/**
+ * One generation's interruption: registered in flight (it is its own registry entry) until `end`.
+ * A class, not a factory of closures: it lives as long as the generation (CONTRIBUTING.md, "Code").
+ */
+export class Interruption implements InflightEntry, ClientGoneListener {
+  /** Aborts the upstream call. */
+  readonly signal = new UpstreamStop();
+  #options: InterruptionOptions;
+  #ended = false;
+  /** Made only when a shutdown waits for the generation. */
+  #done: Promise<void> | undefined;
+  #settle: (() => void) | undefined;
+  #stopCause: 'client' | 'shutdown' | undefined;
+  #drainTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: InterruptionOptions) {
+    this.#options = options;
+    options.client.onGone(this);
+    options.inflight.add(this);
+  }
+
+  /** Settles once the generation has ended and its record is written. */
+  get done(): Promise<void> {
+    this.#done ??= this.#ended ? Promise.resolve() : new Promise<void>((resolve) => (this.#settle = resolve));
+    return this.#done;
+  }
+
+  /** The client went away: stop the upstream at once (`cancel`) or after the drain timeout (`drain`). */
+  clientGone(): void {
+    if (this.#options.policy === 'cancel') return this.#stop('client');
+    this.#drainTimer = setTimeout(() => this.#stop('client'), this.#options.drainTimeoutMs);
+    this.#drainTimer.unref();
+  }
+
+  /** A shutdown stops the generation now; it records itself as interrupted by the shutdown. */
+  stop(): void {
+    this.#stop('shutdown');
+  }
+
+  /** The recovery reason for how the generation ended (`error`: the upstream's failure, if any). */
+  reasonFor(error: GatewayError | undefined): InterruptedReason | undefined {
+    if (this.#stopCause === 'shutdown') return 'server_shutdown';
+    if (this.#stopCause === 'client' || this.#options.client.gone) return 'client_disconnected';
+    if (!error) return undefined;
+    return error.code === 'timeout' ? 'upstream_timeout' : 'upstream_error';
+  }
+
+  /** The error to report when a shutdown stopped the generation. */
+  shutdownError(): GatewayError | undefined {
+    return this.#stopCause === 'shutdown'
+      ? new GatewayError('overloaded', 'The gateway is shutting down; the generation was stopped and kept as a recovery record.', { status: 503 })
+      : undefined;
+  }
+
+  /** The generation has ended and its record is written: release timers and the registry. */
+  end(): void {
+    clearTimeout(this.#drainTimer);
+    this.#options.client.offGone(this);
+    this.#options.inflight.delete(this);
+    this.#ended = true;
+    this.#settle?.();
+  }
+
+  #stop(cause: 'client' | 'shutdown'): void {
+    this.#stopCause ??= cause;
+    this.signal.abort();
+  }
 }

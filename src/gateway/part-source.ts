@@ -14,29 +14,47 @@ export interface PartSource {
 
 /** An upstream SSE body decoded event by event as it arrives, for a client of another protocol. */
 export function createSseSource(options: { body: UpstreamBody; decoder: StreamDecoder; failure: (error: unknown) => GatewayError }): PartSource {
-  return {
-    async run(onBatch) {
-      let parts: StreamPart[] = [];
-      const parser = createSseParser((event) => {
-        for (const part of options.decoder.decode(event)) parts.push(part);
-      });
-      const flush = () => {
-        if (parts.length === 0) return undefined;
-        const batch = parts;
-        parts = [];
-        return onBatch(batch);
-      };
-      await options.body.consume((chunk) => {
+  return new SseSource(options.body, options.decoder, options.failure);
+}
+
+/** A class, not a factory of closures: a source lives as long as its stream (CONTRIBUTING.md, "Code"). */
+class SseSource implements PartSource {
+  #body: UpstreamBody;
+  #decoder: StreamDecoder;
+  #failure: (error: unknown) => GatewayError;
+  /** The parts of the read being decoded. */
+  #parts: StreamPart[] = [];
+
+  constructor(body: UpstreamBody, decoder: StreamDecoder, failure: (error: unknown) => GatewayError) {
+    this.#body = body;
+    this.#decoder = decoder;
+    this.#failure = failure;
+  }
+
+  async run(onBatch: BatchHandler): Promise<void> {
+    const parser = createSseParser((event) => {
+      for (const part of this.#decoder.decode(event)) this.#parts.push(part);
+    });
+    await this.#body
+      .consume((chunk) => {
         parser.feed(chunk);
-        return flush();
-      }).catch((error: unknown) => {
-        throw options.failure(error);
+        return this.#flush(onBatch);
+      })
+      .catch((error: unknown) => {
+        throw this.#failure(error);
       });
-      parser.end();
-      for (const part of options.decoder.end()) parts.push(part);
-      await flush();
-    },
-  };
+    parser.end();
+    for (const part of this.#decoder.end()) this.#parts.push(part);
+    await this.#flush(onBatch);
+  }
+
+  /** Hands the parts decoded so far to `onBatch`, if there are any. */
+  #flush(onBatch: BatchHandler): Promise<void> | void {
+    if (this.#parts.length === 0) return undefined;
+    const batch = this.#parts;
+    this.#parts = [];
+    return onBatch(batch);
+  }
 }
 
 /** Parts from an in-process generator (the mock provider). */

@@ -32,49 +32,62 @@ interface StreamToClientOptions {
  * `onEnd` runs once the stream is over.
  */
 export function streamToClient(options: StreamToClientOptions): StreamBody {
-  return {
-    pipeTo(sink) {
-      // Made on first use: a passthrough stream needs one only to write an error in the client's protocol.
-      let encoder: StreamEncoder | undefined;
-      const encoderOf = () => (encoder ??= options.codec.createStreamEncoder(options.context));
-      // Passthrough upstreams send their own keep-alives (Anthropic pings).
-      const keepAlive = options.opened.kind === 'passthrough-stream' ? undefined : () => encoderOf().keepAlive();
-      const client = createClientStream({ sink, client: options.client, keepAlive });
-      void send(options, client, encoderOf).then(options.onEnd);
-      return client.closed;
-    },
-  };
+  return new ClientStreamBody(options);
 }
 
-/** Runs the upstream to its end into `client`; returns the failure to report, if any. */
-async function send(options: StreamToClientOptions, client: ClientStream, encoderOf: () => StreamEncoder): Promise<GatewayError | undefined> {
-  const { opened, collector } = options;
-  let failure: GatewayError | undefined;
-  /** The closing event, sent with the end of the response. */
-  let last: string | undefined;
-  try {
-    if (opened.kind === 'passthrough-stream') {
-      await opened.source.run((bytes) => client.write(bytes));
-      failure = collector.error();
-    } else {
-      await opened.source.run((parts) => {
-        let text = '';
-        const encoder = encoderOf();
-        for (const part of parts) text += encoder.encode(part);
-        const written = text ? client.write(text) : undefined;
-        // Kept after the client has its bytes: nothing it needs waits for the collector.
-        for (const part of parts) collector.add(part);
-        return written;
-      });
-      failure = collector.error();
-      if (!failure) last = encoderOf().finish();
-    }
-  } catch (error) {
-    failure = options.stoppedBy() ?? toGatewayError(error);
-    // The 200 is committed: the error goes in the stream, in the client's protocol.
-    last = encoderOf().encode({ type: 'error', error: failure });
-  } finally {
-    client.end(last);
+/** A class, not a factory of closures: it lives as long as the stream (CONTRIBUTING.md, "Code"). */
+class ClientStreamBody implements StreamBody {
+  #options: StreamToClientOptions;
+  /** Made on first use: a passthrough stream needs one only to write an error in the client's protocol. */
+  #encoder: StreamEncoder | undefined;
+
+  constructor(options: StreamToClientOptions) {
+    this.#options = options;
   }
-  return failure;
+
+  pipeTo(sink: ClientSink): Promise<void> {
+    const { opened, onEnd } = this.#options;
+    // Passthrough upstreams send their own keep-alives (Anthropic pings).
+    const keepAlive = opened.kind === 'passthrough-stream' ? undefined : () => this.#encoderOf().keepAlive();
+    const client = createClientStream({ sink, client: this.#options.client, keepAlive });
+    void this.#send(client).then(onEnd);
+    return client.closed;
+  }
+
+  #encoderOf(): StreamEncoder {
+    return (this.#encoder ??= this.#options.codec.createStreamEncoder(this.#options.context));
+  }
+
+  /** Runs the upstream to its end into `client`; returns the failure to report, if any. */
+  async #send(client: ClientStream): Promise<GatewayError | undefined> {
+    const { opened, collector } = this.#options;
+    let failure: GatewayError | undefined;
+    /** The closing event, sent with the end of the response. */
+    let last: string | undefined;
+    try {
+      if (opened.kind === 'passthrough-stream') {
+        await opened.source.run((bytes) => client.write(bytes));
+        failure = collector.error();
+      } else {
+        await opened.source.run((parts) => {
+          let text = '';
+          const encoder = this.#encoderOf();
+          for (const part of parts) text += encoder.encode(part);
+          const written = text ? client.write(text) : undefined;
+          // Kept after the client has its bytes: nothing it needs waits for the collector.
+          for (const part of parts) collector.add(part);
+          return written;
+        });
+        failure = collector.error();
+        if (!failure) last = this.#encoderOf().finish();
+      }
+    } catch (error) {
+      failure = this.#options.stoppedBy() ?? toGatewayError(error);
+      // The 200 is committed: the error goes in the stream, in the client's protocol.
+      last = this.#encoderOf().encode({ type: 'error', error: failure });
+    } finally {
+      client.end(last);
+    }
+    return failure;
+  }
 }

@@ -39,8 +39,9 @@ export interface UpstreamHead {
  */
 export class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
   readonly head: Promise<UpstreamHead>;
-  #resolveHead!: (head: UpstreamHead) => void;
-  #rejectHead!: (error: Error) => void;
+  /** Until the head settles (then let go: a call lives as long as its stream). */
+  #resolveHead: ((head: UpstreamHead) => void) | undefined;
+  #rejectHead: ((error: Error) => void) | undefined;
   #started = false;
   #controller: Dispatcher.DispatchController | undefined;
   #signal: StopSignal | undefined;
@@ -90,7 +91,8 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     controller.rawHeaders = null;
     if (status < 200) return; // 1xx: informational, the answer is still to come
     this.#started = true;
-    this.#resolveHead({ status, headers });
+    this.#resolveHead!({ status, headers });
+    this.#resolveHead = this.#rejectHead = undefined;
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -110,7 +112,7 @@ export class UpstreamCall implements Dispatcher.DispatchHandler, UpstreamBody {
     if (this.#failure !== undefined) return; // the consumer's own failure, which stopped the call
     this.#failure = error;
     // What arrived before the failure is still delivered (it belongs in a recovery record).
-    if (!this.#started) this.#rejectHead(error);
+    if (!this.#started) this.#rejectHead?.(error);
     else this.#drain();
   }
 

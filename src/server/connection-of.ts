@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { H3Event } from 'h3';
-import { createClientConnection, type ClientConnection } from '../gateway/client-connection.js';
+import { createClientConnection, MarkableConnection, type ClientConnection } from '../gateway/client-connection.js';
 
 /**
  * The client's connection of a request. On Node, from the response's `close` before it ended (no
@@ -9,12 +9,15 @@ import { createClientConnection, type ClientConnection } from '../gateway/client
 export function connectionOf(event: H3Event): ClientConnection {
   const response = (event.runtime as { node?: { res?: ServerResponse } } | undefined)?.node?.res;
   if (response) {
-    return createClientConnection((markGone) => {
-      if (response.destroyed && !response.writableEnded) return markGone();
+    // One listener, which lives as long as the request: no closure around it but its own.
+    const connection = new MarkableConnection();
+    if (response.destroyed && !response.writableEnded) connection.markGone();
+    else {
       response.once('close', () => {
-        if (!response.writableEnded) markGone();
+        if (!response.writableEnded) connection.markGone();
       });
-    });
+    }
+    return connection;
   }
   const signal = event.req.signal;
   return createClientConnection((markGone) => (signal.aborted ? markGone() : signal.addEventListener('abort', markGone, { once: true })));

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { SseEvent } from './sse-event.js';
 
 export interface SseParser {
@@ -16,24 +16,33 @@ export interface SseParser {
  * for every upstream read, it measured a third of the cost of a streaming TextDecoder.
  */
 export function createSseParser(onEvent: (event: SseEvent) => void): SseParser {
-  const decoder = new StringDecoder('utf8');
-  const parser = createParser({
-    // The parser's message is already an SseEvent ({event, data, id}): passed on as it is.
-    onEvent,
-    onError: (error) => {
-      if (error.type === 'unknown-field' && error.line !== undefined) onEvent({ data: error.line, unframed: true });
-    },
-  });
-  return {
-    feed(chunk) {
-      parser.feed(typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    },
-    end() {
-      const rest = decoder.end();
-      // A final record without its terminating blank line still counts (servers that end abruptly).
-      parser.feed(rest + '\n\n');
-    },
-  };
+  return new SseTextParser(onEvent);
+}
+
+/** A class, not a factory of closures: a stream's parser lives as long as the stream (CONTRIBUTING.md, "Code"). */
+class SseTextParser implements SseParser {
+  #decoder = new StringDecoder('utf8');
+  #parser: EventSourceParser;
+
+  constructor(onEvent: (event: SseEvent) => void) {
+    this.#parser = createParser({
+      // The parser's message is already an SseEvent ({event, data, id}): passed on as it is.
+      onEvent,
+      onError: (error) => {
+        if (error.type === 'unknown-field' && error.line !== undefined) onEvent({ data: error.line, unframed: true });
+      },
+    });
+  }
+
+  feed(chunk: Uint8Array | string): void {
+    this.#parser.feed(typeof chunk === 'string' ? chunk : this.#decoder.write(chunk));
+  }
+
+  end(): void {
+    const rest = this.#decoder.end();
+    // A final record without its terminating blank line still counts (servers that end abruptly).
+    this.#parser.feed(rest + '\n\n');
+  }
 }
 
 /** The events of a complete piece of SSE text (every event ends with its blank line). */
