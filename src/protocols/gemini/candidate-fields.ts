@@ -9,9 +9,14 @@ export const GEMINI_CANDIDATE_FIELDS = [
   'safetyRatings', 'citationMetadata', 'groundingMetadata', 'urlContextMetadata', 'finishMessage', 'avgLogprobs', 'logprobsResult', 'tokenCount',
 ] as const;
 
-/** Copies the candidate's extra fields into `into` (later chunks override earlier ones). */
+const CANDIDATE_FIELD_NAMES: ReadonlySet<string> = new Set(GEMINI_CANDIDATE_FIELDS);
+
+/**
+ * Copies the candidate's extra fields into `into` (later chunks override earlier ones). Runs for
+ * every streamed record: it walks the candidate's own few keys rather than looking up all eight.
+ */
 export function collectGeminiCandidateFields(candidate: JsonObject, into: JsonObject): void {
-  for (const key of GEMINI_CANDIDATE_FIELDS) if (candidate[key] !== undefined) into[key] = candidate[key];
+  for (const key in candidate) if (CANDIDATE_FIELD_NAMES.has(key) && candidate[key] !== undefined) into[key] = candidate[key];
 }
 
 /** The response-level Gemini metadata: candidate fields and a prompt's block feedback. */

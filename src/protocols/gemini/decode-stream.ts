@@ -99,18 +99,25 @@ export function createGeminiStreamDecoder(): StreamDecoder {
       }
       if (chunk.usageMetadata !== undefined) rawUsage = chunk.usageMetadata;
       if (chunk.promptFeedback !== undefined) promptFeedback = chunk.promptFeedback;
-      const rawCandidates = Array.isArray(chunk.candidates) ? chunk.candidates.filter(isJsonObject) : [];
-      rawCandidates.forEach((candidate, position) => {
+      // A plain loop: this runs for every record, and a callback per record is a closure per record.
+      const rawCandidates: unknown[] = Array.isArray(chunk.candidates) ? chunk.candidates : [];
+      let position = 0;
+      let finishedOne = false;
+      for (const candidate of rawCandidates) {
+        if (!isJsonObject(candidate)) continue;
         const index = typeof candidate.index === 'number' ? candidate.index : position;
+        position += 1;
         let state = candidates.get(index);
         if (!state) {
           state = createGeminiCandidateState(index, responseId);
           candidates.set(index, state);
         }
         decodeGeminiCandidateChunk(state, candidate, parts);
-      });
+        if (state.finishReason !== undefined) finishedOne = true;
+      }
       const blocked = candidates.size === 0 && isJsonObject(promptFeedback) && promptFeedback.blockReason !== undefined;
-      if (blocked || (candidates.size > 0 && everyCandidateFinished(candidates))) parts.push(...finish());
+      // Every candidate can only have finished once this record finished one of them.
+      if (blocked || (finishedOne && everyCandidateFinished(candidates))) parts.push(...finish());
       return parts;
     },
     end(): StreamPart[] {
