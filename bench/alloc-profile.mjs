@@ -20,10 +20,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { WebSocket } from 'undici';
 import { clientRequest } from './lib/bodies.mjs';
 import { PATHS, REFERENCE_MODEL } from './lib/catalog.mjs';
 import { writeGatewayConfig } from './lib/gateway-config.mjs';
+import { connectInspector } from './lib/inspector.mjs';
 import { closedLoop } from './lib/load.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
 import { setUpstreamShape } from './lib/run-throughput.mjs';
@@ -121,34 +121,6 @@ try {
   await rm(scratch, { recursive: true, force: true });
 }
 
-/** A Chrome DevTools Protocol session with the process whose output announced its inspector. */
-async function connectInspector(output) {
-  const url = /Debugger listening on (ws:\/\/\S+)/.exec(output)?.[1];
-  if (!url) throw new Error(`the process did not start its inspector: ${output.slice(-500)}`);
-  const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener('open', resolve, { once: true });
-    socket.addEventListener('error', () => reject(new Error(`could not connect to ${url}`)), { once: true });
-  });
-  const pending = new Map();
-  let lastId = 0;
-  socket.addEventListener('message', (message) => {
-    const reply = JSON.parse(String(message.data));
-    const waiter = pending.get(reply.id);
-    if (!waiter) return;
-    pending.delete(reply.id);
-    if (reply.error) waiter.reject(new Error(`${reply.error.message} (${reply.error.code})`));
-    else waiter.resolve(reply.result);
-  });
-  return {
-    call(method, params = {}) {
-      const id = ++lastId;
-      socket.send(JSON.stringify({ id, method, params }));
-      return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-    },
-    close: () => socket.close(),
-  };
-}
 
 /** Self size by function (name, file and line), in KB per stream or request, largest first. */
 function printProfile(profile, count, { counted, measure }, top) {

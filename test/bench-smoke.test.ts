@@ -13,6 +13,7 @@ const RUNNER = fileURLToPath(new URL('../bench/run.js', import.meta.url));
 const STREAM_CODECS = fileURLToPath(new URL('../bench/stream-codecs.mjs', import.meta.url));
 const ALLOC_PROFILE = fileURLToPath(new URL('../bench/alloc-profile.mjs', import.meta.url));
 const HIDDEN_CLASSES = fileURLToPath(new URL('../bench/hidden-classes.mjs', import.meta.url));
+const HEAP_PER_STREAM = fileURLToPath(new URL('../bench/heap-per-stream.mjs', import.meta.url));
 
 const EXPECTED_SCENARIOS = [
   ...['passthrough', 'anthropic-to-chat', 'chat-to-gemini'].flatMap((path) => [1, 10, 100].map((concurrency) => `nonstream.${path}.c${concurrency}`)),
@@ -133,5 +134,17 @@ describe('the benchmark (bench/run.js --quick)', () => {
     expect(summary, output).not.toBeNull();
     expect(Number(summary![1])).toBeGreaterThan(0);
     expect(Number(summary![2])).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('bench/heap-per-stream.mjs counts what each open stream holds, closures by the line that made them', async () => {
+    const { code, output } = await runBench(['chat-to-gemini', '--quick', '--top', '500'], 60_000, HEAP_PER_STREAM);
+    expect(code, output).toBe(0);
+    const summary = /^chat-to-gemini: 20 streams open \(20 at the fake upstream\), ([\d.]+) KB and (\d+) objects per open stream/m.exec(output);
+    expect(summary, output).not.toBeNull();
+    expect(Number(summary![1])).toBeGreaterThan(0);
+    expect(Number(summary![2])).toBeGreaterThan(0);
+    // The gateway's own closures are named by file and line (a stream's Gemini decoder is one).
+    expect(output).toMatch(/^closures and their contexts \(\d+ objects, [\d.]+ KB\)/m);
+    expect(output).toMatch(/^ +[\d.]+ +\d+ +closure \S+ dist\/[\w/-]+\.js:\d+$/m);
   }, 60_000);
 });
