@@ -35,14 +35,14 @@ class SseSource implements PartSource {
     const parser = createSseParser((event) => {
       for (const part of this.#decoder.decode(event)) this.#parts.push(part);
     });
-    await this.#body
-      .consume((chunk) => {
+    try {
+      await this.#body.consume((chunk) => {
         parser.feed(chunk);
         return this.#flush(onBatch);
-      })
-      .catch((error: unknown) => {
-        throw this.#failure(error);
       });
+    } catch (error) {
+      throw this.#failure(error);
+    }
     parser.end();
     for (const part of this.#decoder.end()) this.#parts.push(part);
     await this.#flush(onBatch);

@@ -34,7 +34,9 @@ export function registerGenerationRoutes(app: H3, gateway: Gateway, authenticate
 
 async function handleGeneration(event: H3Event, gateway: Gateway, authenticate: AuthenticateRequest, protocol: Protocol, path: { pathModel?: string; pathStream?: boolean } = {}) {
   try {
-    return await sendGenerationOutput(event, await generate(event, gateway, authenticate, protocol, path));
+    // Not awaited: a stream's promise never rejects (its errors go in the stream), and this
+    // function's frame then ends instead of staying suspended for as long as the stream.
+    return sendGenerationOutput(event, await generate(event, gateway, authenticate, protocol, path));
   } catch (error) {
     return errorResponse(event, protocol, error);
   }

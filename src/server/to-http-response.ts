@@ -32,20 +32,23 @@ const HANDLED = Symbol.for('h3.handled');
  * build a web `Headers` object and a response object for each). A stream's status and headers go
  * out with its first event (see client-stream.ts); a JSON answer's with its body, in one write.
  */
-export async function sendGenerationOutput(event: H3Event, output: GenerationOutput): Promise<HTTPResponse | symbol> {
+export function sendGenerationOutput(event: H3Event, output: GenerationOutput): HTTPResponse | symbol | Promise<symbol> {
   const response = (event.runtime as { node?: { res?: ServerResponse } } | undefined)?.node?.res;
   if (!response) return toHTTPResponse(event, output);
+  // srvx ends the response once the handler returns. Ending it here would make srvx's own
+  // `end(callback)` build an ERR_STREAM_ALREADY_FINISHED error, stack trace and all, each time.
   if (output.kind === 'json') {
     response.writeHead(output.status, requestIdHeaders(event, output.headers, { 'content-length': String(Buffer.byteLength(output.body)) }));
     response.write(output.body);
-  } else {
-    response.writeHead(output.status, requestIdHeaders(event, output.headers));
-    await output.body.pipeTo(response);
+    return HANDLED;
   }
-  // srvx ends the response once the handler returns. Ending it here would make srvx's own
-  // `end(callback)` build an ERR_STREAM_ALREADY_FINISHED error, stack trace and all, each time.
-  return HANDLED;
+  response.writeHead(output.status, requestIdHeaders(event, output.headers));
+  // A promise chained, not an async function waiting: nothing of this call stays suspended for
+  // as long as the stream (the stream ends for the client without ever rejecting `pipeTo`).
+  return output.body.pipeTo(response).then(handled);
 }
+
+const handled = (): symbol => HANDLED;
 
 /** A gateway answer as an h3 response; a stream body becomes a Node Readable, which h3 pipes. */
 export function toHTTPResponse(event: H3Event, output: GenerationOutput): HTTPResponse {
