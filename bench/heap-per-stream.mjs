@@ -12,22 +12,21 @@
 // <path> is one of bench/lib/catalog.mjs's paths (the gateway); floor:<path> is the thinnest
 // translator (bench/thin-translator.mjs) on a translated path; `reference` is the reference
 // proxy, sent the Chat request (`--gemini` for the Gemini one). Needs dist/ (npm run build).
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { clientRequest } from './lib/bodies.mjs';
-import { isTranslated, PATHS, REFERENCE_MODEL } from './lib/catalog.mjs';
-import { writeGatewayConfig } from './lib/gateway-config.mjs';
 import { connectInspector } from './lib/inspector.mjs';
 import { closedLoop } from './lib/load.mjs';
+import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { startService } from './lib/processes.mjs';
 import { setUpstreamShape } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const USAGE = 'usage: node bench/heap-per-stream.mjs <passthrough | anthropic-to-chat | chat-to-gemini | floor:<translated path> | reference> [--gemini] [--streams N] [--top N] [--quick]';
+const USAGE = `usage: node bench/heap-per-stream.mjs ${TARGETS} [--gemini] [--streams N] [--top N] [--quick]`;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -39,10 +38,8 @@ const { values: options, positionals } = parseArgs({
   },
 });
 const target = positionals[0] ?? '';
-const floorPath = target.startsWith('floor:') ? target.slice('floor:'.length) : undefined;
-const known = target === 'reference' || PATHS[target] !== undefined || (floorPath !== undefined && PATHS[floorPath] !== undefined && isTranslated({ path: floorPath }));
 const streams = options.quick ? 20 : Number(options.streams);
-if (!known || !Number.isInteger(streams) || streams < 1 || streams > 5000) {
+if (!isMeasurableTarget(target) || !Number.isInteger(streams) || streams < 1 || streams > 5000) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -53,25 +50,7 @@ const agent = new Agent({ connections: null, keepAliveTimeout: 1000 });
 try {
   const upstream = await startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')] });
   services.push(upstream);
-  const nodeArgs = ['--inspect=127.0.0.1:0'];
-  let measured;
-  let path;
-  if (target === 'reference') {
-    const protocol = options.gemini ? 'gemini' : 'openai-chat';
-    path = { client: protocol, model: REFERENCE_MODEL[protocol] };
-    measured = await startService({ name: 'reference proxy', args: [join(ROOT, 'bench', 'reference-proxy.mjs'), '--upstream', upstream.url], nodeArgs });
-  } else if (floorPath) {
-    path = PATHS[floorPath];
-    measured = await startService({ name: 'thin translator', args: [join(ROOT, 'bench', 'thin-translator.mjs'), '--upstream', upstream.url], nodeArgs });
-  } else {
-    path = PATHS[target];
-    const configFile = join(scratch, 'config.json');
-    await writeGatewayConfig(configFile, upstream.url);
-    const home = join(scratch, 'home');
-    await mkdir(home);
-    const args = [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', '--quiet', '--config', configFile];
-    measured = await startService({ name: 'gateway', args, nodeArgs, env: { SWITCHYARD_HOME: home } });
-  }
+  const { service: measured, path } = await startMeasuredProcess({ target, gemini: options.gemini, upstreamUrl: upstream.url, scratch, nodeArgs: ['--inspect=127.0.0.1:0'] });
   services.push(measured);
   const inspector = await openInspector(measured.output());
   // Script ids to file names, for the closures' source lines; then the debugger goes off again.

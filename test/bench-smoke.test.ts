@@ -14,6 +14,7 @@ const STREAM_CODECS = fileURLToPath(new URL('../bench/stream-codecs.mjs', import
 const ALLOC_PROFILE = fileURLToPath(new URL('../bench/alloc-profile.mjs', import.meta.url));
 const HIDDEN_CLASSES = fileURLToPath(new URL('../bench/hidden-classes.mjs', import.meta.url));
 const HEAP_PER_STREAM = fileURLToPath(new URL('../bench/heap-per-stream.mjs', import.meta.url));
+const GC_PER_STREAM = fileURLToPath(new URL('../bench/gc-per-stream.mjs', import.meta.url));
 
 const EXPECTED_SCENARIOS = [
   ...['passthrough', 'anthropic-to-chat', 'chat-to-gemini'].flatMap((path) => [1, 10, 100].map((concurrency) => `nonstream.${path}.c${concurrency}`)),
@@ -146,5 +147,18 @@ describe('the benchmark (bench/run.js --quick)', () => {
     // The gateway's own closures are named by file and line (a stream's Gemini decoder is one).
     expect(output).toMatch(/^closures and their contexts \(\d+ objects, [\d.]+ KB\)/m);
     expect(output).toMatch(/^ +[\d.]+ +\d+ +closure \S+ dist\/[\w/-]+\.js:\d+$/m);
+  }, 60_000);
+
+  it('bench/gc-per-stream.mjs splits the CPU of a stream and reads the pauses of the collector from inside the process', async () => {
+    const { code, output } = await runBench(['anthropic-to-chat', '--quick'], 60_000, GC_PER_STREAM);
+    expect(code, output).toBe(0);
+    const streams = /^anthropic-to-chat: (\d+) streams of 20 events at c=100/m.exec(output);
+    expect(streams, output).not.toBeNull();
+    expect(Number(streams![1])).toBeGreaterThan(0);
+    const cpu = /^ {2}CPU ([\d.]+) µs per stream: user ([\d.]+), kernel ([\d.]+)$/m.exec(output);
+    expect(cpu, output).not.toBeNull();
+    expect(Number(cpu![1])).toBeGreaterThan(0);
+    // The observer loaded into the gateway answered: its totals are numbers, not a failure to read them.
+    expect(output).toMatch(/^ {2}collector pauses [\d.]+ µs per stream \(young generation\), [\d.]+ µs \(full\)$/m);
   }, 60_000);
 });

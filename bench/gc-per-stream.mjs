@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+// Where a stream's CPU goes, in the kernel or not, and how much of it the garbage collector
+// pauses the main thread: one process (the gateway on a path, the thinnest translator, or the
+// reference) under the closed loop of bench/run.js, same processes and pinning, with
+// bench/lib/gc-observer.mjs loaded into it (`--import`). Every figure is per stream: the count is
+// the fake upstream's requests in the window, every stream of the window run to its end.
+//
+//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--seconds 4] [--quick]
+//
+// Prints CPU (every thread's schedstat), user and kernel time (the threads' utime and stime, in
+// clock ticks), the main thread's collector pauses (young-generation and full collections) and
+// the young-generation collections per 1,000 streams. Needs dist/ (npm run build).
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { clientRequest } from './lib/bodies.mjs';
+import { closedLoop } from './lib/load.mjs';
+import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
+import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
+import { setUpstreamShape } from './lib/run-throughput.mjs';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const OBSERVER = pathToFileURL(join(ROOT, 'bench', 'lib', 'gc-observer.mjs')).href;
+const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--seconds S] [--quick]`;
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    gemini: { type: 'boolean', default: false },
+    concurrency: { type: 'string', default: '100' },
+    seconds: { type: 'string', default: '4' },
+    quick: { type: 'boolean', default: false },
+  },
+});
+const target = positionals[0] ?? '';
+const concurrency = Number(options.concurrency);
+const measuredMs = options.quick ? 400 : Number(options.seconds) * 1000;
+if (!isMeasurableTarget(target) || !Number.isInteger(concurrency) || concurrency < 1 || !(measuredMs > 0)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const taskset = availableParallelism() >= 2 ? findTaskset() : undefined;
+const pinned = taskset ? pinSelf(taskset, 0) : false;
+const scratch = await mkdtemp(join(tmpdir(), 'switchyard-gc-'));
+const services = [];
+try {
+  const upstream = await startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')], cpu: pinned ? 0 : undefined, taskset });
+  services.push(upstream);
+  await setUpstreamShape(upstream.url, { events: 20, delayMs: 5 });
+  const { service: measured, path } = await startMeasuredProcess({
+    target,
+    gemini: options.gemini,
+    upstreamUrl: upstream.url,
+    scratch,
+    nodeArgs: ['--import', OBSERVER],
+    env: { SWITCHYARD_GC_OUT: scratch },
+    cpu: pinned ? 1 : undefined,
+    taskset,
+  });
+  services.push(measured);
+  const request = clientRequest(path.client, path.model, true);
+  const loop = (durationMs) => closedLoop({ url: measured.url, request, concurrency, warmupMs: 0, durationMs, stream: true, cpuOf: measured.cpuSeconds });
+
+  await loop(options.quick ? 300 : 3000);
+  const before = await readState(measured.pid, upstream.url);
+  // Every stream the loop starts has ended when it returns, so the upstream's count is exact.
+  const result = await loop(measuredMs);
+  const after = await readState(measured.pid, upstream.url);
+  const streams = after.requests - before.requests;
+  if (streams === 0) throw new Error(`no stream completed: ${result.firstError ?? 'no error reported'}`);
+  const perStream = (key, scale) => (((after[key] - before[key]) * scale) / streams).toFixed(1);
+  console.log(`${target}${target === 'reference' && options.gemini ? ' (Gemini)' : ''}: ${streams} streams of 20 events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
+  console.log(`  CPU ${perStream('cpuSeconds', 1e6)} µs per stream: user ${perStream('userTicks', 1e6 / CLOCK_TICKS_PER_SECOND)}, kernel ${perStream('kernelTicks', 1e6 / CLOCK_TICKS_PER_SECOND)}`);
+  console.log(`  collector pauses ${perStream('minorMs', 1000)} µs per stream (young generation), ${perStream('majorMs', 1000)} µs (full)`);
+  console.log(`  young-generation collections ${perStream('minorCount', 1000)} per 1,000 streams, ${((after.minorMs - before.minorMs) / Math.max(after.minorCount - before.minorCount, 1)).toFixed(2)} ms each`);
+} finally {
+  for (const service of services.reverse()) await service.stop();
+  await rm(scratch, { recursive: true, force: true });
+}
+
+/** The process's CPU time and collector totals, and the fake upstream's count of requests. */
+async function readState(pid, upstreamUrl) {
+  const gc = await readCollectorTotals(pid);
+  let userTicks = 0;
+  let kernelTicks = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      userTicks += Number(fields[11]);
+      kernelTicks += Number(fields[12]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  const { counters } = await (await fetch(`${upstreamUrl}/__bench`)).json();
+  const cpuSeconds = services.at(-1).cpuSeconds();
+  return { ...gc, userTicks, kernelTicks, cpuSeconds, requests: counters.requests };
+}
+
+/** Asks the process (SIGUSR2) for its collector totals and waits for the file it writes. */
+async function readCollectorTotals(pid) {
+  const file = join(scratch, `gc-${pid}.json`);
+  await rm(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`the measured process wrote no collector totals: ${error.message}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

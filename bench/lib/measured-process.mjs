@@ -1,0 +1,46 @@
+// The one process a diagnostic tool measures (heap-per-stream.mjs, gc-per-stream.mjs): the
+// gateway on a path, the thinnest translator on a translated path (`floor:<path>`), or the
+// reference proxy (`reference`, sent the Chat request or with `gemini` the Gemini one).
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isTranslated, PATHS, REFERENCE_MODEL } from './catalog.mjs';
+import { writeGatewayConfig } from './gateway-config.mjs';
+import { startService } from './processes.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The target names the tools take, for their usage lines. */
+export const TARGETS = '<passthrough | anthropic-to-chat | chat-to-gemini | floor:<translated path> | reference>';
+
+/** Whether `target` names a process these tools can measure. */
+export function isMeasurableTarget(target) {
+  if (target === 'reference' || PATHS[target] !== undefined) return true;
+  const floorPath = target.startsWith('floor:') ? target.slice('floor:'.length) : undefined;
+  return floorPath !== undefined && PATHS[floorPath] !== undefined && isTranslated({ path: floorPath });
+}
+
+/**
+ * Starts the process `target` names against the fake upstream at `upstreamUrl`; resolves with the
+ * running service and the client side of its path ({ client, model }). `scratch` holds the
+ * gateway's config and home.
+ */
+export async function startMeasuredProcess({ target, gemini = false, upstreamUrl, scratch, nodeArgs = [], env = {}, cpu, taskset }) {
+  const placement = { nodeArgs, env, cpu, taskset };
+  if (target === 'reference') {
+    const protocol = gemini ? 'gemini' : 'openai-chat';
+    const service = await startService({ name: 'reference proxy', args: [join(ROOT, 'bench', 'reference-proxy.mjs'), '--upstream', upstreamUrl], ...placement });
+    return { service, path: { client: protocol, model: REFERENCE_MODEL[protocol] } };
+  }
+  if (target.startsWith('floor:')) {
+    const service = await startService({ name: 'thin translator', args: [join(ROOT, 'bench', 'thin-translator.mjs'), '--upstream', upstreamUrl], ...placement });
+    return { service, path: PATHS[target.slice('floor:'.length)] };
+  }
+  const configFile = join(scratch, 'config.json');
+  await writeGatewayConfig(configFile, upstreamUrl);
+  const home = join(scratch, 'home');
+  await mkdir(home, { recursive: true });
+  const args = [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', '--quiet', '--config', configFile];
+  const service = await startService({ name: 'gateway', args, ...placement, env: { ...env, SWITCHYARD_HOME: home } });
+  return { service, path: PATHS[target] };
+}
