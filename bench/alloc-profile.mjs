@@ -26,7 +26,7 @@ import { writeGatewayConfig } from './lib/gateway-config.mjs';
 import { connectInspector } from './lib/inspector.mjs';
 import { closedLoop } from './lib/load.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
-import { setUpstreamShape } from './lib/run-throughput.mjs';
+import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USAGE = 'usage: node bench/alloc-profile.mjs <passthrough | anthropic-to-chat | chat-to-gemini | reference> [--gemini] [--nonstream] [--concurrency N] [--seconds S] [--top N] [--live] [--quick]';
@@ -86,7 +86,7 @@ try {
 
   await loop(warmupMs);
   const inspector = await connectInspector(measured.output());
-  const upstreamRequests = async () => (await (await fetch(`${upstream.url}/__bench`)).json()).counters.requests;
+  const upstreamRequests = async () => (await upstreamCounters(upstream.url)).requests;
   await inspector.call('HeapProfiler.enable');
   await inspector.call('HeapProfiler.startSampling', {
     samplingInterval: SAMPLING_INTERVAL,
@@ -98,7 +98,7 @@ try {
     // Read while the loop still runs: the streams open now are what the process holds.
     const running = loop(measuredMs + 2000);
     await new Promise((resolve) => setTimeout(resolve, measuredMs));
-    const open = (await (await fetch(`${upstream.url}/__bench`)).json()).counters.openStreams;
+    const { openStreams: open } = await upstreamCounters(upstream.url);
     await inspector.call('HeapProfiler.collectGarbage');
     const { profile } = await inspector.call('HeapProfiler.stopSampling');
     result = await running;

@@ -7,12 +7,10 @@
 //
 //   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--seconds 4] [--quick]
 //
-// Prints CPU (every thread's schedstat), user and kernel time (the threads' utime and stime, in
-// clock ticks), the main thread's collector pauses (young-generation and full collections) and
+// Prints CPU (every thread's schedstat), user and kernel time (the threads' utime and stime,
+// counted in clock ticks), the main thread's collector pauses (young-generation and full collections) and
 // the young-generation collections per 1,000 streams. Needs dist/ (npm run build).
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,13 +18,12 @@ import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
 import { closedLoop } from './lib/load.mjs';
 import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
-import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
-import { setUpstreamShape } from './lib/run-throughput.mjs';
+import { findTaskset, pinSelf, startService, userAndKernelSeconds } from './lib/processes.mjs';
+import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OBSERVER = pathToFileURL(join(ROOT, 'bench', 'lib', 'gc-observer.mjs')).href;
 const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--seconds S] [--quick]`;
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -68,15 +65,15 @@ try {
   const loop = (durationMs) => closedLoop({ url: measured.url, request, concurrency, warmupMs: 0, durationMs, stream: true, cpuOf: measured.cpuSeconds });
 
   await loop(options.quick ? 300 : 3000);
-  const before = await readState(measured.pid, upstream.url);
+  const before = await readState(measured, upstream.url);
   // Every stream the loop starts has ended when it returns, so the upstream's count is exact.
   const result = await loop(measuredMs);
-  const after = await readState(measured.pid, upstream.url);
+  const after = await readState(measured, upstream.url);
   const streams = after.requests - before.requests;
   if (streams === 0) throw new Error(`no stream completed: ${result.firstError ?? 'no error reported'}`);
   const perStream = (key, scale) => (((after[key] - before[key]) * scale) / streams).toFixed(1);
   console.log(`${target}${target === 'reference' && options.gemini ? ' (Gemini)' : ''}: ${streams} streams of 20 events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
-  console.log(`  CPU ${perStream('cpuSeconds', 1e6)} µs per stream: user ${perStream('userTicks', 1e6 / CLOCK_TICKS_PER_SECOND)}, kernel ${perStream('kernelTicks', 1e6 / CLOCK_TICKS_PER_SECOND)}`);
+  console.log(`  CPU ${perStream('cpuSeconds', 1e6)} µs per stream: user ${perStream('user', 1e6)}, kernel ${perStream('kernel', 1e6)}`);
   console.log(`  collector pauses ${perStream('minorMs', 1000)} µs per stream (young generation), ${perStream('majorMs', 1000)} µs (full)`);
   console.log(`  young-generation collections ${perStream('minorCount', 1000)} per 1,000 streams, ${((after.minorMs - before.minorMs) / Math.max(after.minorCount - before.minorCount, 1)).toFixed(2)} ms each`);
 } finally {
@@ -85,23 +82,11 @@ try {
 }
 
 /** The process's CPU time and collector totals, and the fake upstream's count of requests. */
-async function readState(pid, upstreamUrl) {
-  const gc = await readCollectorTotals(pid);
-  let userTicks = 0;
-  let kernelTicks = 0;
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      userTicks += Number(fields[11]);
-      kernelTicks += Number(fields[12]);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  const { counters } = await (await fetch(`${upstreamUrl}/__bench`)).json();
-  const cpuSeconds = services.at(-1).cpuSeconds();
-  return { ...gc, userTicks, kernelTicks, cpuSeconds, requests: counters.requests };
+async function readState(service, upstreamUrl) {
+  const gc = await readCollectorTotals(service.pid);
+  const { user, kernel } = userAndKernelSeconds(service.pid);
+  const { requests } = await upstreamCounters(upstreamUrl);
+  return { ...gc, user, kernel, cpuSeconds: service.cpuSeconds(), requests };
 }
 
 /** Asks the process (SIGUSR2) for its collector totals and waits for the file it writes. */

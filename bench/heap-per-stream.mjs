@@ -23,7 +23,7 @@ import { connectInspector } from './lib/inspector.mjs';
 import { closedLoop } from './lib/load.mjs';
 import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { startService } from './lib/processes.mjs';
-import { setUpstreamShape } from './lib/run-throughput.mjs';
+import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USAGE = `usage: node bench/heap-per-stream.mjs ${TARGETS} [--gemini] [--streams N] [--top N] [--quick]`;
@@ -91,9 +91,6 @@ function openStream(url, call) {
   return { started, abort: () => controller.abort() };
 }
 
-async function upstreamCounters(url) {
-  return (await (await fetch(`${url}/__bench`)).json()).counters;
-}
 
 /**
  * Objects of a snapshot, counted and summed by kind: `type name` (a constructor's name for

@@ -53,13 +53,35 @@ export function cpuSeconds(pid) {
     // No schedstat: fall back to the tick counters.
   }
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+    const { user, kernel } = statTimes(`/proc/${pid}/stat`);
+    return user + kernel;
   } catch {
     return NaN;
   }
+}
+
+/** User and kernel time of every thread of the process, in seconds (clock ticks, 10 ms on Linux). */
+export function userAndKernelSeconds(pid) {
+  let user = 0;
+  let kernel = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const times = statTimes(`/proc/${pid}/task/${task}/stat`);
+      user += times.user;
+      kernel += times.kernel;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return { user, kernel };
+}
+
+/** utime and stime of a /proc stat file, in seconds. */
+function statTimes(file) {
+  const stat = readFileSync(file, 'utf8');
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND, kernel: Number(fields[12]) / CLOCK_TICKS_PER_SECOND };
 }
 
 /** { rssKb, hwmKb } from /proc/<pid>/status (VmRSS now, VmHWM the peak since start). */

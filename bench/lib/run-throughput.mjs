@@ -19,6 +19,12 @@ export async function setUpstreamShape(upstreamUrl, shape) {
   await response.body.text();
 }
 
+/** The fake upstream's counters: requests, streams, streams open now and at most. */
+export async function upstreamCounters(upstreamUrl) {
+  const response = await request(`${upstreamUrl}/__bench`);
+  return (await response.body.json()).counters;
+}
+
 async function checkAvailable(url, protocol, requestToSend, stream) {
   const answer = await probe(url, requestToSend);
   if (answer.status !== 200) return `HTTP ${answer.status}: ${answer.text.replace(/\s+/g, ' ').slice(0, 160)}`;
