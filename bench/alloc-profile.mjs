@@ -4,8 +4,8 @@
 // young-generation collections), as KB per stream or request. Same processes and pinning as
 // bench/run.js; the profiled process runs under the inspector, on a random loopback port.
 //
-//   node bench/alloc-profile.mjs <path | reference> [--nonstream] [--concurrency 100]
-//                                [--seconds 3] [--top 30] [--live] [--quick]
+//   node bench/alloc-profile.mjs <path | floor:<path> | reference> [--nonstream]
+//                                [--concurrency 100] [--seconds 3] [--top 30] [--live] [--quick]
 //
 // --live: what the open streams hold instead, by the function that allocated it. The sampling
 // counts only objects still alive; at the end of the window, with the streams still open, a full
@@ -13,23 +13,23 @@
 // young-generation collection is what it copies: this is the part of the state that costs.
 //
 // <path> is one of bench/lib/catalog.mjs's paths (passthrough, anthropic-to-chat,
-// chat-to-gemini); `reference` is the reference proxy, sent the Chat request (`--gemini` for the
-// Gemini one). Needs dist/ (npm run build).
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+// chat-to-gemini); `floor:<path>` is the thinnest translator on a translated path; `reference` is
+// the reference proxy, sent the Chat request (`--gemini` for the Gemini one). Needs dist/ (npm run
+// build).
+import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
-import { PATHS, REFERENCE_MODEL } from './lib/catalog.mjs';
-import { writeGatewayConfig } from './lib/gateway-config.mjs';
 import { connectInspector } from './lib/inspector.mjs';
 import { closedLoop } from './lib/load.mjs';
+import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
 import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const USAGE = 'usage: node bench/alloc-profile.mjs <passthrough | anthropic-to-chat | chat-to-gemini | reference> [--gemini] [--nonstream] [--concurrency N] [--seconds S] [--top N] [--live] [--quick]';
+const USAGE = `usage: node bench/alloc-profile.mjs ${TARGETS} [--gemini] [--nonstream] [--concurrency N] [--seconds S] [--top N] [--live] [--quick]`;
 /** Bytes between two samples: small enough to see a 20-event stream's objects, cheap enough to keep the load real. */
 const SAMPLING_INTERVAL = 4096;
 
@@ -45,8 +45,8 @@ const { values: options, positionals } = parseArgs({
     quick: { type: 'boolean', default: false },
   },
 });
-const pathName = positionals[0];
-if (!pathName || (pathName !== 'reference' && !PATHS[pathName])) {
+const target = positionals[0];
+if (!target || !isMeasurableTarget(target)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -64,22 +64,15 @@ try {
   services.push(upstream);
   // --live needs streams that last: the quick mode's instant ones would all be over when it reads.
   await setUpstreamShape(upstream.url, { events: 20, delayMs: options.quick && !options.live ? 0 : 5 });
-  const nodeArgs = ['--inspect=127.0.0.1:0'];
-  let measured;
-  let path;
-  if (pathName === 'reference') {
-    const protocol = options.gemini ? 'gemini' : 'openai-chat';
-    path = { client: protocol, model: REFERENCE_MODEL[protocol] };
-    measured = await startService({ name: 'reference proxy', args: [join(ROOT, 'bench', 'reference-proxy.mjs'), '--upstream', upstream.url], nodeArgs, cpu: pinned ? 1 : undefined, taskset });
-  } else {
-    path = PATHS[pathName];
-    const configFile = join(scratch, 'config.json');
-    await writeGatewayConfig(configFile, upstream.url);
-    const home = join(scratch, 'home');
-    await mkdir(home);
-    const args = [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', '--quiet', '--config', configFile];
-    measured = await startService({ name: 'gateway', args, nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: pinned ? 1 : undefined, taskset });
-  }
+  const { service: measured, path } = await startMeasuredProcess({
+    target,
+    gemini: options.gemini,
+    upstreamUrl: upstream.url,
+    scratch,
+    nodeArgs: ['--inspect=127.0.0.1:0'],
+    cpu: pinned ? 1 : undefined,
+    taskset,
+  });
   services.push(measured);
   const request = clientRequest(path.client, path.model, stream);
   const loop = (durationMs) => closedLoop({ url: measured.url, request, concurrency, warmupMs: 100, durationMs, stream, cpuOf: measured.cpuSeconds });
@@ -136,7 +129,7 @@ function printProfile(profile, count, { counted, measure }, top) {
   };
   visit(profile.head);
   const perUnit = (bytes) => (bytes / 1024 / Math.max(count, 1)).toFixed(2).padStart(8);
-  console.log(`${pathName}${stream ? '' : ' (non-stream)'}: ${count} ${counted} at c=${concurrency}, ${perUnit(total).trim()} KB ${measure} (sampled every ${SAMPLING_INTERVAL} bytes)`);
+  console.log(`${target}${stream ? '' : ' (non-stream)'}: ${count} ${counted} at c=${concurrency}, ${perUnit(total).trim()} KB ${measure} (sampled every ${SAMPLING_INTERVAL} bytes)`);
   console.log(`${'KB'.padStart(8)}  function`);
   for (const [name, bytes] of [...bytesByFunction].sort((left, right) => right[1] - left[1]).slice(0, top)) console.log(`${perUnit(bytes)}  ${name}`);
 }
