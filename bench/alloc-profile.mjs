@@ -17,15 +17,14 @@
 // the reference proxy, sent the Chat request (`--gemini` for the Gemini one). Needs dist/ (npm run
 // build).
 import { mkdtemp, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
 import { connectInspector } from './lib/inspector.mjs';
 import { closedLoop } from './lib/load.mjs';
-import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
-import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
+import { isMeasurableTarget, pinLikeTheBench, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -55,12 +54,11 @@ const concurrency = Number(options.concurrency);
 const measuredMs = options.quick ? 300 : Number(options.seconds) * 1000;
 const warmupMs = options.quick ? 200 : 2000;
 
-const taskset = availableParallelism() >= 2 ? findTaskset() : undefined;
-const pinned = taskset ? pinSelf(taskset, 0) : false;
+const placement = pinLikeTheBench();
 const scratch = await mkdtemp(join(tmpdir(), 'switchyard-alloc-'));
 const services = [];
 try {
-  const upstream = await startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')], cpu: pinned ? 0 : undefined, taskset });
+  const upstream = await startFakeUpstream(placement);
   services.push(upstream);
   // --live needs streams that last: the quick mode's instant ones would all be over when it reads.
   await setUpstreamShape(upstream.url, { events: 20, delayMs: options.quick && !options.live ? 0 : 5 });
@@ -70,8 +68,8 @@ try {
     upstreamUrl: upstream.url,
     scratch,
     nodeArgs: ['--inspect=127.0.0.1:0'],
-    cpu: pinned ? 1 : undefined,
-    taskset,
+    cpu: placement.measuredCpu,
+    taskset: placement.taskset,
   });
   services.push(measured);
   const request = clientRequest(path.client, path.model, stream);

@@ -11,14 +11,14 @@
 // counted in clock ticks), the main thread's collector pauses (young-generation and full collections) and
 // the young-generation collections per 1,000 streams. Needs dist/ (npm run build).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
 import { closedLoop } from './lib/load.mjs';
-import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
-import { findTaskset, pinSelf, startService, userAndKernelSeconds } from './lib/processes.mjs';
+import { isMeasurableTarget, pinLikeTheBench, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
+import { userAndKernelSeconds } from './lib/processes.mjs';
 import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -42,12 +42,11 @@ if (!isMeasurableTarget(target) || !Number.isInteger(concurrency) || concurrency
   process.exit(2);
 }
 
-const taskset = availableParallelism() >= 2 ? findTaskset() : undefined;
-const pinned = taskset ? pinSelf(taskset, 0) : false;
+const placement = pinLikeTheBench();
 const scratch = await mkdtemp(join(tmpdir(), 'switchyard-gc-'));
 const services = [];
 try {
-  const upstream = await startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')], cpu: pinned ? 0 : undefined, taskset });
+  const upstream = await startFakeUpstream(placement);
   services.push(upstream);
   await setUpstreamShape(upstream.url, { events: 20, delayMs: 5 });
   const { service: measured, path } = await startMeasuredProcess({
@@ -57,8 +56,8 @@ try {
     scratch,
     nodeArgs: ['--import', OBSERVER],
     env: { SWITCHYARD_GC_OUT: scratch },
-    cpu: pinned ? 1 : undefined,
-    taskset,
+    cpu: placement.measuredCpu,
+    taskset: placement.taskset,
   });
   services.push(measured);
   const request = clientRequest(path.client, path.model, true);

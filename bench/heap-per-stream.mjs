@@ -21,8 +21,7 @@ import { Agent, request } from 'undici';
 import { clientRequest } from './lib/bodies.mjs';
 import { connectInspector } from './lib/inspector.mjs';
 import { closedLoop } from './lib/load.mjs';
-import { isMeasurableTarget, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
-import { startService } from './lib/processes.mjs';
+import { isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -48,7 +47,8 @@ const scratch = await mkdtemp(join(tmpdir(), 'switchyard-heap-'));
 const services = [];
 const agent = new Agent({ connections: null, keepAliveTimeout: 1000 });
 try {
-  const upstream = await startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')] });
+  // Unpinned: a snapshot measures what is held, not what it costs.
+  const upstream = await startFakeUpstream({});
   services.push(upstream);
   const { service: measured, path } = await startMeasuredProcess({ target, gemini: options.gemini, upstreamUrl: upstream.url, scratch, nodeArgs: ['--inspect=127.0.0.1:0'] });
   services.push(measured);

@@ -1,14 +1,30 @@
-// The one process a diagnostic tool measures (heap-per-stream.mjs, gc-per-stream.mjs): the
-// gateway on a path, the thinnest translator on a translated path (`floor:<path>`), or the
+// The one process a diagnostic tool measures (alloc-profile.mjs, heap-per-stream.mjs,
+// gc-per-stream.mjs): the gateway on a path, the thinnest translator on a translated path (`floor:<path>`), or the
 // reference proxy (`reference`, sent the Chat request or with `gemini` the Gemini one).
 import { mkdir } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isTranslated, PATHS, REFERENCE_MODEL } from './catalog.mjs';
 import { writeGatewayConfig } from './gateway-config.mjs';
-import { startService } from './processes.mjs';
+import { findTaskset, pinSelf, startService } from './processes.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The bench's pinning, with two cores or more: this process (the load) and the fake upstream on
+ * core 0, the measured process on core 1. Returns where each goes (undefined: anywhere).
+ */
+export function pinLikeTheBench() {
+  const taskset = availableParallelism() >= 2 ? findTaskset() : undefined;
+  const pinned = taskset ? pinSelf(taskset, 0) : false;
+  return { taskset, loadCpu: pinned ? 0 : undefined, measuredCpu: pinned ? 1 : undefined };
+}
+
+/** The fake upstream, on the load's core (anywhere, given no placement). */
+export function startFakeUpstream({ taskset, loadCpu }) {
+  return startService({ name: 'fake upstream', args: [join(ROOT, 'bench', 'fake-upstream.mjs')], cpu: loadCpu, taskset });
+}
 
 /** The target names the tools take, for their usage lines. */
 export const TARGETS = '<passthrough | anthropic-to-chat | chat-to-gemini | floor:<translated path> | reference>';
