@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The fake vendor of the benchmark: node:http on 127.0.0.1, answering in each of the four
 // protocols with real recorded bodies. Non-stream requests get the recorded `text.json`; stream
-// requests get `events` SSE records, the first at once and the next ones `delayMs` apart.
+// requests get `events` SSE records, the first at once and the next ones `delayMs` apart (with
+// `burst`, the first `burst` records go out back to back, each in its own write).
 //
 //   node bench/fake-upstream.mjs [--port 0]       prints "listening on http://127.0.0.1:PORT"
 //
 // The shape of the streams is set by the runner between scenarios: POST /__bench {"events":20,
-// "delayMs":10}. GET /__bench answers the counters. No parsing of the request beyond what a
+// "delayMs":10, "burst":0}. GET /__bench answers the counters. No parsing of the request beyond what a
 // vendor must do to know whether to stream: the benchmark measures the proxy, not this server.
 import { createServer } from 'node:http';
 import { jsonAnswer, PROTOCOLS, streamRecords } from './lib/bodies.mjs';
@@ -14,7 +15,7 @@ import { jsonAnswer, PROTOCOLS, streamRecords } from './lib/bodies.mjs';
 const portArgument = process.argv.indexOf('--port');
 const port = portArgument > 0 ? Number(process.argv[portArgument + 1]) : 0;
 
-const settings = { events: 20, delayMs: 0 };
+const settings = { events: 20, delayMs: 0, burst: 0 };
 const counters = { requests: 0, streams: 0, streamsCut: 0, openStreams: 0, maxOpenStreams: 0 };
 const json = Object.fromEntries(PROTOCOLS.map((protocol) => [protocol, Buffer.from(jsonAnswer(protocol))]));
 let streams = buildStreams();
@@ -36,7 +37,7 @@ function sendStream(response, records) {
   counters.openStreams += 1;
   counters.maxOpenStreams = Math.max(counters.maxOpenStreams, counters.openStreams);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  const delayMs = settings.delayMs;
+  const { delayMs, burst } = settings;
   let next = 0;
   let closed = false;
   response.on('close', () => {
@@ -52,7 +53,7 @@ function sendStream(response, records) {
     next += 1;
     if (next === records.length) response.end();
     // Each record in its own network write, as a vendor sends tokens: a proxy reads them one by one.
-    else if (delayMs > 0) setTimeout(writeNext, delayMs);
+    else if (delayMs > 0 && next >= burst) setTimeout(writeNext, delayMs);
     else setImmediate(writeNext);
   };
   writeNext();

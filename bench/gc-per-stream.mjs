@@ -5,7 +5,7 @@
 // bench/lib/gc-observer.mjs loaded into it (`--import`). Every figure is per stream: the count is
 // the fake upstream's requests in the window, every stream of the window run to its end.
 //
-//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--seconds 4] [--quick]
+//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--seconds 4] [--quick]
 //
 // Prints CPU (every thread's schedstat), user and kernel time (the threads' utime and stime,
 // counted in clock ticks), the main thread's collector pauses (young-generation and full collections) and
@@ -23,21 +23,23 @@ import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OBSERVER = pathToFileURL(join(ROOT, 'bench', 'lib', 'gc-observer.mjs')).href;
-const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--seconds S] [--quick]`;
+const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--events N] [--seconds S] [--quick]`;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     gemini: { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '100' },
+    events: { type: 'string', default: '20' },
     seconds: { type: 'string', default: '4' },
     quick: { type: 'boolean', default: false },
   },
 });
 const target = positionals[0] ?? '';
 const concurrency = Number(options.concurrency);
+const events = Number(options.events);
 const measuredMs = options.quick ? 400 : Number(options.seconds) * 1000;
-if (!isMeasurableTarget(target) || !Number.isInteger(concurrency) || concurrency < 1 || !(measuredMs > 0)) {
+if (!isMeasurableTarget(target) || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(events) || events < 2 || !(measuredMs > 0)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -48,7 +50,7 @@ const services = [];
 try {
   const upstream = await startFakeUpstream(placement);
   services.push(upstream);
-  await setUpstreamShape(upstream.url, { events: 20, delayMs: 5 });
+  await setUpstreamShape(upstream.url, { events, delayMs: 5 });
   const { service: measured, path } = await startMeasuredProcess({
     target,
     gemini: options.gemini,
@@ -71,7 +73,7 @@ try {
   const streams = after.requests - before.requests;
   if (streams === 0) throw new Error(`no stream completed: ${result.firstError ?? 'no error reported'}`);
   const perStream = (key, scale) => (((after[key] - before[key]) * scale) / streams).toFixed(1);
-  console.log(`${target}${target === 'reference' && options.gemini ? ' (Gemini)' : ''}: ${streams} streams of 20 events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
+  console.log(`${target}${target === 'reference' && options.gemini ? ' (Gemini)' : ''}: ${streams} streams of ${events} events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
   console.log(`  CPU ${perStream('cpuSeconds', 1e6)} µs per stream: user ${perStream('user', 1e6)}, kernel ${perStream('kernel', 1e6)}`);
   console.log(`  collector pauses ${perStream('minorMs', 1000)} µs per stream (young generation), ${perStream('majorMs', 1000)} µs (full)`);
   console.log(`  young-generation collections ${perStream('minorCount', 1000)} per 1,000 streams, ${((after.minorMs - before.minorMs) / Math.max(after.minorCount - before.minorCount, 1)).toFixed(2)} ms each`);

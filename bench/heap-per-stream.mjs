@@ -7,8 +7,10 @@
 // runs under the inspector on a random loopback port (its debugger is switched off again before
 // any snapshot: while it is on, V8 keeps extra links from awaited promises for async stacks).
 //
-//   node bench/heap-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--streams 200] [--top 25] [--quick]
+//   node bench/heap-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--streams 200] [--records 1] [--top 25] [--quick]
 //
+// `--records N`: each stream has had N upstream records when the snapshot is taken (a long
+// generation holds what its records left behind; the default is a stream just started).
 // <path> is one of bench/lib/catalog.mjs's paths (the gateway); floor:<path> is the thinnest
 // translator (bench/thin-translator.mjs) on a translated path; `reference` is the reference
 // proxy, sent the Chat request (`--gemini` for the Gemini one). Needs dist/ (npm run build).
@@ -25,20 +27,22 @@ import { isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } 
 import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const USAGE = `usage: node bench/heap-per-stream.mjs ${TARGETS} [--gemini] [--streams N] [--top N] [--quick]`;
+const USAGE = `usage: node bench/heap-per-stream.mjs ${TARGETS} [--gemini] [--streams N] [--records N] [--top N] [--quick]`;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     gemini: { type: 'boolean', default: false },
     streams: { type: 'string', default: '200' },
+    records: { type: 'string', default: '1' },
     top: { type: 'string', default: '25' },
     quick: { type: 'boolean', default: false },
   },
 });
 const target = positionals[0] ?? '';
 const streams = options.quick ? 20 : Number(options.streams);
-if (!isMeasurableTarget(target) || !Number.isInteger(streams) || streams < 1 || streams > 5000) {
+const records = Number(options.records);
+if (!isMeasurableTarget(target) || !Number.isInteger(streams) || streams < 1 || streams > 5000 || !Number.isInteger(records) || records < 1) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -63,12 +67,15 @@ try {
   await closedLoop({ url: measured.url, request: clientCall, concurrency: 10, warmupMs: 0, durationMs: options.quick ? 300 : 1500, stream: true, cpuOf: measured.cpuSeconds });
   const idle = countObjects(await inspector.snapshot());
 
-  // Slow streams: the first record at once, the next ones seconds apart, so all are open at once.
-  await setUpstreamShape(upstream.url, { events: 5, delayMs: 4000 });
+  // Slow streams: the first `records` records at once, the next ones seconds apart, so all are
+  // open at once.
+  await setUpstreamShape(upstream.url, { events: records + 4, delayMs: 4000, burst: records });
   const open = Array.from({ length: streams }, () => openStream(measured.url, clientCall));
   await Promise.all(open.map((stream) => stream.started));
-  const deadline = Date.now() + 10_000;
-  while ((await upstreamCounters(upstream.url)).openStreams < streams && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  const deadline = Date.now() + 10_000 + records * streams * 0.05;
+  const ready = () => open.every((stream) => stream.events() >= records);
+  while (((await upstreamCounters(upstream.url)).openStreams < streams || !ready()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!ready()) console.error(`heap-per-stream: not every stream had its ${records} records before the deadline`);
   const busy = countObjects(await inspector.snapshot());
   const stillOpen = (await upstreamCounters(upstream.url)).openStreams;
   inspector.close();
@@ -80,15 +87,19 @@ try {
   await rm(scratch, { recursive: true, force: true });
 }
 
-/** A stream left open: `started` resolves with its first bytes; `abort` lets it go. */
+/**
+ * A stream left open: `started` resolves with its first bytes; `events` counts the SSE events
+ * received (their blank lines); `abort` lets it go.
+ */
 function openStream(url, call) {
   const controller = new AbortController();
+  let events = 0;
   const started = request(`${url}${call.path}`, { method: 'POST', headers: call.headers, body: call.body, signal: controller.signal, dispatcher: agent }).then(async (response) => {
     if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode}: ${(await response.body.text()).slice(0, 200)}`);
     // Read on in the background; the abort at the end ends it.
-    response.body.on('error', () => undefined).resume();
+    response.body.on('error', () => undefined).on('data', (chunk) => (events += chunk.toString('latin1').split(/\r?\n\r?\n/).length - 1));
   });
-  return { started, abort: () => controller.abort() };
+  return { started, events: () => events, abort: () => controller.abort() };
 }
 
 
