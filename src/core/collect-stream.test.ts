@@ -72,3 +72,31 @@ describe('collectStreamParts', () => {
     ]);
   });
 });
+
+describe('createStreamCollector', () => {
+  it('keeps every delta of a long stream, and reading it before the end changes nothing of what follows', () => {
+    const collector = createStreamCollector();
+    let text = '';
+    let input = '';
+    collector.add({ type: 'tool-input-start', id: 'call_1', toolName: 'write' });
+    for (let index = 0; index < 1000; index += 1) {
+      const delta = `word${index} `;
+      collector.add({ type: 'text-delta', id: 't', delta });
+      collector.add({ type: 'tool-input-delta', id: 'call_1', delta: `${index},` });
+      text += delta;
+      input += `${index},`;
+      if (index === 500) {
+        // A partial response (a recovery record of a cut stream) has the text so far.
+        expect(collector.result().choices[0].content).toEqual([
+          { type: 'tool-call', toolCallId: 'call_1', toolName: 'write', input },
+          { type: 'text', text },
+        ]);
+      }
+    }
+    collector.add({ type: 'text-end', id: 't' });
+    expect(collector.result().choices[0].content).toEqual([
+      { type: 'tool-call', toolCallId: 'call_1', toolName: 'write', input },
+      { type: 'text', text },
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import type { AssistantPart } from './content-part.js';
+import { DeltaText } from './delta-text.js';
 import type { FinishReason } from './finish-reason.js';
 import type { Choice, GenerateResponse } from './generate-response.js';
 import { GatewayError } from './gateway-error.js';
@@ -24,10 +25,30 @@ interface ChoiceState {
    * The parts still receiving deltas, by the id of their stream parts: one map per kind (so the id
    * itself is the key), made when the kind first opens a part.
    */
-  text?: Map<string, AssistantPart>;
-  reasoning?: Map<string, AssistantPart>;
-  tool?: Map<string, AssistantPart>;
+  text?: Map<string, OpenPart>;
+  reasoning?: Map<string, OpenPart>;
+  tool?: Map<string, OpenPart>;
   finishReason?: FinishReason;
+}
+
+/**
+ * A part still receiving deltas. Its text (a tool call's input) is kept in `deltas` and written
+ * into the part when the part ends or the response is read.
+ */
+class OpenPart {
+  readonly part: AssistantPart;
+  readonly deltas = new DeltaText();
+
+  constructor(part: AssistantPart) {
+    this.part = part;
+  }
+
+  /** Writes the text so far into the part. */
+  settle(): void {
+    const part = this.part;
+    if (part.type === 'tool-call') part.input = this.deltas.toString();
+    else if (part.type === 'text' || part.type === 'reasoning') part.text = this.deltas.toString();
+  }
 }
 
 type OpenKind = 'text' | 'reasoning' | 'tool';
@@ -66,19 +87,17 @@ class PartCollector implements StreamCollector {
         });
         return;
       case 'text-delta': {
-        let open = this.#choiceState(part.choice).text?.get(part.id);
-        if (!open) {
-          open = { type: 'text', text: '' };
-          this.#openPart(part.choice, 'text', part.id, open);
-        }
-        if (open.type === 'text') open.text += part.delta;
+        const open = this.#choiceState(part.choice).text?.get(part.id) ?? this.#openPart(part.choice, 'text', part.id, { type: 'text', text: '' });
+        open.deltas.append(part.delta);
         return;
       }
       case 'text-end': {
         const texts = this.#choiceState(part.choice).text;
         const open = texts?.get(part.id);
-        if (open) mergeMetadata(open, part.protocolMetadata);
-        texts?.delete(part.id);
+        if (!open) return;
+        open.settle();
+        mergeMetadata(open.part, part.protocolMetadata);
+        texts!.delete(part.id);
         return;
       }
       case 'reasoning-start':
@@ -90,22 +109,19 @@ class PartCollector implements StreamCollector {
         });
         return;
       case 'reasoning-delta': {
-        let open = this.#choiceState(part.choice).reasoning?.get(part.id);
-        if (!open) {
-          open = { type: 'reasoning', text: '' };
-          this.#openPart(part.choice, 'reasoning', part.id, open);
-        }
-        if (open.type === 'reasoning') open.text += part.delta;
+        const open =
+          this.#choiceState(part.choice).reasoning?.get(part.id) ?? this.#openPart(part.choice, 'reasoning', part.id, { type: 'reasoning', text: '' });
+        open.deltas.append(part.delta);
         return;
       }
       case 'reasoning-end': {
         const reasoning = this.#choiceState(part.choice).reasoning;
         const open = reasoning?.get(part.id);
-        if (open && open.type === 'reasoning') {
-          if (part.signature !== undefined) open.signature = part.signature;
-          mergeMetadata(open, part.protocolMetadata);
-        }
-        reasoning?.delete(part.id);
+        if (!open) return;
+        open.settle();
+        if (open.part.type === 'reasoning' && part.signature !== undefined) open.part.signature = part.signature;
+        mergeMetadata(open.part, part.protocolMetadata);
+        reasoning!.delete(part.id);
         return;
       }
       case 'tool-input-start':
@@ -117,16 +133,14 @@ class PartCollector implements StreamCollector {
           ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
         });
         return;
-      case 'tool-input-delta': {
-        const open = this.#choiceState(part.choice).tool?.get(part.id);
-        if (open && open.type === 'tool-call') open.input += part.delta;
+      case 'tool-input-delta':
+        this.#choiceState(part.choice).tool?.get(part.id)?.deltas.append(part.delta);
         return;
-      }
       case 'tool-input-end':
         return;
       case 'tool-call': {
         const state = this.#choiceState(part.choice);
-        const open = state.tool?.get(part.toolCallId);
+        const open = state.tool?.get(part.toolCallId)?.part;
         if (open && open.type === 'tool-call') {
           // The complete call is authoritative over the accumulated deltas.
           open.input = part.input;
@@ -170,6 +184,8 @@ class PartCollector implements StreamCollector {
     const states: [number, ChoiceState][] = this.#others ? [...this.#others] : [];
     if (this.#first || states.length === 0) states.push([0, this.#choiceState(0)]);
     states.sort(([a], [b]) => a - b);
+    // Parts still open (a stream cut short, or read before its end) get their text so far.
+    for (const [, state] of states) for (const open of openParts(state)) open.settle();
     const list: Choice[] = states.map(([index, state]) => ({
       index,
       content: state.content,
@@ -198,11 +214,19 @@ class PartCollector implements StreamCollector {
     return state;
   }
 
-  #openPart(index: number | undefined, kind: OpenKind, id: string, part: AssistantPart): void {
+  #openPart(index: number | undefined, kind: OpenKind, id: string, part: AssistantPart): OpenPart {
     const state = this.#choiceState(index);
+    const open = new OpenPart(part);
     state.content.push(part);
-    (state[kind] ??= new Map()).set(id, part);
+    (state[kind] ??= new Map()).set(id, open);
+    return open;
   }
+}
+
+function* openParts(state: ChoiceState): Iterable<OpenPart> {
+  if (state.text) yield* state.text.values();
+  if (state.reasoning) yield* state.reasoning.values();
+  if (state.tool) yield* state.tool.values();
 }
 
 function mergeMetadata(part: { protocolMetadata?: ProtocolMetadata }, metadata?: ProtocolMetadata): void {
