@@ -16,6 +16,12 @@ describe('DeltaText', () => {
     expect(text.toString()).toBe(expected);
   });
 
+  it('starts from a whole value when given one', () => {
+    const text = new DeltaText('{"path":');
+    text.append('"a"}');
+    expect(text.toString()).toBe('{"path":"a"}');
+  });
+
   it('is empty until something is appended, and keeps empty deltas and any characters as they are', () => {
     const text = new DeltaText();
     expect(text.toString()).toBe('');

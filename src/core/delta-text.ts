@@ -13,7 +13,12 @@ export class DeltaText {
   /** Strings of `BATCH` deltas each (or of everything before the last read). */
   #joined: string[] | undefined;
   /** The deltas since the last batch. */
-  #recent: string[] = [];
+  #recent: string[];
+
+  /** Starts with `text` (a whole value known at once), or empty. */
+  constructor(text = '') {
+    this.#recent = text === '' ? [] : [text];
+  }
 
   append(delta: string): void {
     const recent = this.#recent;

@@ -267,6 +267,18 @@ describe('createAnthropicMessagesStreamDecoder', () => {
     ]);
   });
 
+  it('ends a tool whose input came in hundreds of fragments with all of them, in order', () => {
+    const fragments = Array.from({ length: 300 }, (_, index) => (index === 0 ? '{"lines":[' : `${index},`));
+    const events = [
+      { type: 'message_start', message: { id: 'msg_1', model: 'm', usage: { input_tokens: 1, output_tokens: 0 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'write', input: {} } },
+      ...fragments.map((partial_json) => ({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json } })),
+      { type: 'content_block_stop', index: 0 },
+    ];
+    const parts = decodeSse(events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''));
+    expect(parts.find((part) => part.type === 'tool-call')).toEqual({ type: 'tool-call', toolCallId: 'toolu_1', toolName: 'write', input: fragments.join('') });
+  });
+
   it('skips on purpose pings, citations_delta, server tool blocks and unknown events', () => {
     // The web search stream holds server_tool_use and web_search_tool_result blocks (indexes 0 and 1)
     // and text blocks whose citations arrive as citations_delta.

@@ -1,3 +1,4 @@
+import { DeltaText } from '../../core/delta-text.js';
 import type { FinishReason } from '../../core/finish-reason.js';
 import type { ProtocolMetadata } from '../../core/protocol.js';
 import type { StreamPart } from '../../core/stream-part.js';
@@ -14,7 +15,7 @@ import { mapAnthropicStopReason } from './map-stop-reason.js';
 type OpenBlock =
   | { kind: 'text'; id: string }
   | { kind: 'reasoning'; id: string; signature: string }
-  | { kind: 'tool'; id: string; name: string; input: string; initialInput: unknown; metadata: { protocolMetadata?: ProtocolMetadata } };
+  | { kind: 'tool'; id: string; name: string; input: DeltaText; initialInput: unknown; metadata: { protocolMetadata?: ProtocolMetadata } };
 
 /**
  * Anthropic stream events (PROTOCOLS.md §2.5) → stream parts. Input tokens come in
@@ -39,7 +40,7 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
         return [{ type: 'reasoning-end', id: block.id, ...(block.signature && { signature: block.signature }) }];
       case 'tool': {
         // Tool input is a JSON object: no fragments at all means the block's own (empty) input.
-        const input = block.input || JSON.stringify(block.initialInput ?? {});
+        const input = block.input.toString() || JSON.stringify(block.initialInput ?? {});
         return [{ type: 'tool-input-end', id: block.id }, { type: 'tool-call', toolCallId: block.id, toolName: block.name, input, ...block.metadata }];
       }
       default: {
@@ -80,7 +81,7 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
         const toolId = typeof block.id === 'string' ? block.id : `toolu_${index}`;
         const name = typeof block.name === 'string' ? block.name : '';
         const metadata = toAnthropicMetadata(readAnthropicExtraFields(block, ['id', 'name', 'input']));
-        open.set(index, { kind: 'tool', id: toolId, name, input: '', initialInput: block.input, metadata });
+        open.set(index, { kind: 'tool', id: toolId, name, input: new DeltaText(), initialInput: block.input, metadata });
         return [{ type: 'tool-input-start', id: toolId, toolName: name, ...metadata }];
       }
       default:
@@ -102,7 +103,7 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
     }
     // The first fragment is usually "": nothing to forward.
     if (value.type === 'input_json_delta' && block.kind === 'tool' && typeof value.partial_json === 'string' && value.partial_json) {
-      block.input += value.partial_json;
+      block.input.append(value.partial_json);
       return [{ type: 'tool-input-delta', id: block.id, delta: value.partial_json }];
     }
     return [];

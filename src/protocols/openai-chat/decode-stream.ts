@@ -1,3 +1,4 @@
+import { DeltaText } from '../../core/delta-text.js';
 import type { FinishReason } from '../../core/finish-reason.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { StreamPart } from '../../core/stream-part.js';
@@ -12,7 +13,8 @@ import { mapOpenAIChatFinishReason } from './map-finish-reason.js';
 interface OpenTool {
   id: string;
   name: string;
-  input: string;
+  /** The arguments so far, for the whole call at the end (DeltaText: kept as long as the stream). */
+  input: DeltaText;
 }
 
 interface ChoiceState {
@@ -58,7 +60,7 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
     }
     for (const tool of state.tools.values()) {
       parts.push({ type: 'tool-input-end', id: tool.id, ...tag });
-      parts.push({ type: 'tool-call', toolCallId: tool.id, toolName: tool.name, input: tool.input, ...tag });
+      parts.push({ type: 'tool-call', toolCallId: tool.id, toolName: tool.name, input: tool.input.toString(), ...tag });
     }
     state.tools.clear();
   };
@@ -143,12 +145,12 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
             let tool = state.tools.get(callIndex);
             if (!tool) {
               const id = typeof rawCall.id === 'string' && rawCall.id ? rawCall.id : `call_${index}_${callIndex}`;
-              tool = { id, name: typeof fn.name === 'string' ? fn.name : '', input: '' };
+              tool = { id, name: typeof fn.name === 'string' ? fn.name : '', input: new DeltaText() };
               state.tools.set(callIndex, tool);
               parts.push({ type: 'tool-input-start', id: tool.id, toolName: tool.name, ...tag });
             }
             if (typeof fn.arguments === 'string' && fn.arguments) {
-              tool.input += fn.arguments;
+              tool.input.append(fn.arguments);
               parts.push({ type: 'tool-input-delta', id: tool.id, delta: fn.arguments, ...tag });
             }
           }

@@ -1,4 +1,5 @@
 import type { ReasoningPart } from '../../core/content-part.js';
+import { DeltaText } from '../../core/delta-text.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
 import { SSE_KEEP_ALIVE_COMMENT, sseEvent } from '../../sse/write-sse.js';
@@ -100,7 +101,7 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
     }
     startItem(createStreamItem('message', coreId, { groupId }));
   };
-  const addDelta = (item: StreamItem, delta: string) => (item === live ? writer.delta(item, delta) : (item.text += delta));
+  const addDelta = (item: StreamItem, delta: string) => (item === live ? writer.delta(item, delta) : item.text.append(delta));
   const fail = (outcome: ResponseOutcome) => {
     if (live) output[live.outputIndex] = writer.snapshot(live, 'incomplete');
     respond('response.failed', outcome);
@@ -161,18 +162,19 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
       case 'tool-call': {
         const item = find('function_call', part.toolCallId);
         if (!item) {
-          if (!closedCalls.has(part.toolCallId)) startItem(callItem(part.toolCallId, part.toolName, { text: part.input, ended: true }));
+          if (!closedCalls.has(part.toolCallId)) startItem(callItem(part.toolCallId, part.toolName, { text: new DeltaText(part.input), ended: true }));
           return;
         }
         item.toolName = part.toolName || item.toolName;
         if (item !== live) {
-          item.text = part.input;
+          item.text = new DeltaText(part.input);
           item.ended = true;
           return;
         }
         // The complete call is authoritative; stream what the deltas did not carry.
-        if (part.input.startsWith(item.text) && part.input.length > item.text.length) writer.delta(item, part.input.slice(item.text.length));
-        item.text = part.input;
+        const streamed = item.text.toString();
+        if (part.input.startsWith(streamed) && part.input.length > streamed.length) writer.delta(item, part.input.slice(streamed.length));
+        item.text = new DeltaText(part.input);
         return closeLive();
       }
       case 'file':

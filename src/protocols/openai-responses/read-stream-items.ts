@@ -1,3 +1,4 @@
+import { DeltaText } from '../../core/delta-text.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 import { decodeReasoningItem } from './convert-reasoning-item.js';
@@ -11,20 +12,21 @@ function missingSuffix(streamed: string, whole: string | undefined): string {
   return whole && whole.length > streamed.length && whole.startsWith(streamed) ? whole.slice(streamed.length) : '';
 }
 
+// What streamed so far is kept as a DeltaText: it lives as long as the stream (CONTRIBUTING.md).
 interface TextState {
   id: string;
-  text: string;
+  text: DeltaText;
   open: boolean;
 }
 interface CallState {
   id: string;
   name: string;
   itemId?: string;
-  input: string;
+  input: DeltaText;
 }
 interface ReasoningState {
   id: string;
-  text: string;
+  text: DeltaText;
 }
 
 /**
@@ -50,7 +52,7 @@ export function createStreamItemReader() {
     const message = messageAt(index);
     let text = message.texts.get(contentIndex);
     if (!text) {
-      text = { id: `text-${index}-${contentIndex}`, text: '', open: true };
+      text = { id: `text-${index}-${contentIndex}`, text: new DeltaText(), open: true };
       message.texts.set(contentIndex, text);
       parts.push({ type: 'text-start', id: text.id, ...(message.metadata && { protocolMetadata: { 'openai-responses': { ...message.metadata } } }) });
     }
@@ -58,7 +60,7 @@ export function createStreamItemReader() {
   };
   const closeText = (text: TextState, whole: string | undefined, parts: StreamPart[]) => {
     if (!text.open) return;
-    const missing = missingSuffix(text.text, whole);
+    const missing = missingSuffix(text.text.toString(), whole);
     if (missing) parts.push({ type: 'text-delta', id: text.id, delta: missing });
     text.open = false;
     parts.push({ type: 'text-end', id: text.id });
@@ -67,21 +69,22 @@ export function createStreamItemReader() {
   const callMetadata = (call: CallState) => (call.itemId ? { protocolMetadata: { 'openai-responses': { itemId: call.itemId } } } : {});
   const startCall = (index: number, item: JsonObject, parts: StreamPart[]): CallState => {
     hasToolCalls = true;
-    const call: CallState = { id: String(item.call_id || `call_${index}`), name: String(item.name ?? ''), input: '' };
+    const call: CallState = { id: String(item.call_id || `call_${index}`), name: String(item.name ?? ''), input: new DeltaText() };
     if (typeof item.id === 'string' && item.id) call.itemId = item.id;
     calls.set(index, call);
     parts.push({ type: 'tool-input-start', id: call.id, toolName: call.name, ...callMetadata(call) });
     return call;
   };
   const finishCall = (index: number, call: CallState, whole: string | undefined, parts: StreamPart[]) => {
-    const missing = missingSuffix(call.input, whole);
+    const streamed = call.input.toString();
+    const missing = missingSuffix(streamed, whole);
     if (missing) parts.push({ type: 'tool-input-delta', id: call.id, delta: missing });
-    parts.push({ type: 'tool-input-end', id: call.id }, { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: whole ?? call.input, ...callMetadata(call) });
+    parts.push({ type: 'tool-input-end', id: call.id }, { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: whole ?? streamed, ...callMetadata(call) });
     calls.delete(index);
   };
 
   const startReasoning = (index: number, item: JsonObject, parts: StreamPart[]): ReasoningState => {
-    const reasoning: ReasoningState = { id: `reasoning-${index}`, text: '' };
+    const reasoning: ReasoningState = { id: `reasoning-${index}`, text: new DeltaText() };
     reasonings.set(index, reasoning);
     const part = decodeReasoningItem(item);
     parts.push({
@@ -94,7 +97,7 @@ export function createStreamItemReader() {
   };
   const finishReasoning = (index: number, reasoning: ReasoningState, item: JsonObject | undefined, parts: StreamPart[]) => {
     const part = item ? decodeReasoningItem(item) : undefined;
-    const missing = missingSuffix(reasoning.text, part?.text);
+    const missing = missingSuffix(reasoning.text.toString(), part?.text);
     if (missing) parts.push({ type: 'reasoning-delta', id: reasoning.id, delta: missing });
     parts.push({
       type: 'reasoning-end',
@@ -108,7 +111,7 @@ export function createStreamItemReader() {
   const reasoningDelta = (index: number, delta: string, parts: StreamPart[]) => {
     const reasoning = reasonings.get(index);
     if (!reasoning) return;
-    reasoning.text += delta;
+    reasoning.text.append(delta);
     parts.push({ type: 'reasoning-delta', id: reasoning.id, delta });
   };
 
@@ -121,7 +124,7 @@ export function createStreamItemReader() {
       else if (item.type === 'function_call') {
         const call = startCall(index, item, parts);
         if (typeof item.arguments === 'string' && item.arguments) {
-          call.input = item.arguments;
+          call.input.append(item.arguments);
           parts.push({ type: 'tool-input-delta', id: call.id, delta: item.arguments });
         }
       } else if (item.type === 'reasoning') startReasoning(index, item, parts);
@@ -154,18 +157,18 @@ export function createStreamItemReader() {
     },
     textDelta(index: number, contentIndex: number, delta: string, parts: StreamPart[]) {
       const text = openText(index, contentIndex, parts);
-      text.text += delta;
+      text.text.append(delta);
       parts.push({ type: 'text-delta', id: text.id, delta });
     },
     argumentsDelta(index: number, delta: string, parts: StreamPart[]) {
       const call = calls.get(index);
       if (!call) return;
-      call.input += delta;
+      call.input.append(delta);
       parts.push({ type: 'tool-input-delta', id: call.id, delta });
     },
     /** Summary parts read as paragraphs, as in the non-stream decoding (joined by blank lines). */
     summaryPartAdded(index: number, summaryIndex: number, parts: StreamPart[]) {
-      if (summaryIndex > 0 && reasonings.get(index)?.text) reasoningDelta(index, '\n\n', parts);
+      if (summaryIndex > 0 && reasonings.get(index)?.text.toString()) reasoningDelta(index, '\n\n', parts);
     },
     reasoningDelta,
 

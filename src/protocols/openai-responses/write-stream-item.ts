@@ -1,4 +1,5 @@
 import type { ReasoningPart } from '../../core/content-part.js';
+import { DeltaText } from '../../core/delta-text.js';
 import type { JsonObject } from '../read-fields.js';
 import { encodeReasoningItem } from './convert-reasoning-item.js';
 import { readCustomToolInput } from './convert-custom-tool.js';
@@ -11,8 +12,8 @@ export interface StreamItem {
   coreId: string;
   /** The core has sent the part's end while the item still waited its turn. */
   ended: boolean;
-  /** Text of the open output_text, the arguments, or the reasoning text. */
-  text: string;
+  /** Text of the open output_text, the arguments, or the reasoning text (kept as long as the item: a DeltaText). */
+  text: DeltaText;
   /** The Responses item id of the text: a message ends where it changes. */
   groupId?: unknown;
   toolName: string;
@@ -33,7 +34,7 @@ export interface StreamItem {
 }
 
 export function createStreamItem(kind: StreamItem['kind'], coreId: string, fields: Partial<StreamItem> = {}): StreamItem {
-  return { kind, coreId, ended: false, text: '', toolName: '', outputIndex: -1, id: '', callId: '', content: [], partOpen: false, ...fields };
+  return { kind, coreId, ended: false, text: new DeltaText(), toolName: '', outputIndex: -1, id: '', callId: '', content: [], partOpen: false, ...fields };
 }
 
 const ID_PREFIXES = { message: 'msg', function_call: 'fc', reasoning: 'rs', image: 'ig' } as const;
@@ -67,20 +68,22 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
     item.partOpen = false;
     if (item.kind === 'message') {
       const contentIndex = item.content.length;
-      const part = createOutputText(item.text);
+      const text = item.text.toString();
+      const part = createOutputText(text);
       item.content.push(part);
-      emit('response.output_text.done', referenced(item, { content_index: contentIndex, text: item.text, logprobs: [] }));
+      emit('response.output_text.done', referenced(item, { content_index: contentIndex, text, logprobs: [] }));
       emit('response.content_part.done', referenced(item, { content_index: contentIndex, part }));
-      item.text = '';
+      item.text = new DeltaText();
     } else {
-      emit('response.reasoning_summary_text.done', referenced(item, { summary_index: 0, text: item.text }));
-      emit('response.reasoning_summary_part.done', referenced(item, { summary_index: 0, part: { type: 'summary_text', text: item.text } }));
+      const text = item.text.toString();
+      emit('response.reasoning_summary_text.done', referenced(item, { summary_index: 0, text }));
+      emit('response.reasoning_summary_part.done', referenced(item, { summary_index: 0, part: { type: 'summary_text', text } }));
     }
   };
 
   // The same fields, in the same order, as the other events' objects would stringify to.
   const delta = (item: StreamItem, text: string) => {
-    item.text += text;
+    item.text.append(text);
     // `{input}` arguments arrive as JSON pieces; the custom tool's text is known only at the end.
     if (item.custom) return;
     const json = JSON.stringify(text);
@@ -94,12 +97,12 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
   const snapshot = (item: StreamItem, status: ItemStatus): JsonObject => {
     switch (item.kind) {
       case 'message':
-        return createMessageItem(item.id, status, item.partOpen ? [...item.content, createOutputText(item.text)] : [...item.content]);
+        return createMessageItem(item.id, status, item.partOpen ? [...item.content, createOutputText(item.text.toString())] : [...item.content]);
       case 'function_call':
-        if (item.custom) return createCustomToolCallItem(item.id, item.callId, item.toolName, status === 'in_progress' ? '' : readCustomToolInput(item.text), status);
-        return createFunctionCallItem(item.id, item.callId, item.toolName, item.text, status);
+        if (item.custom) return createCustomToolCallItem(item.id, item.callId, item.toolName, status === 'in_progress' ? '' : readCustomToolInput(item.text.toString()), status);
+        return createFunctionCallItem(item.id, item.callId, item.toolName, item.text.toString(), status);
       case 'reasoning':
-        return encodeReasoningItem(Object.assign({}, item.reasoning, { type: 'reasoning' as const, text: item.text }), item.id);
+        return encodeReasoningItem(Object.assign({}, item.reasoning, { type: 'reasoning' as const, text: item.text.toString() }), item.id);
       case 'image':
         return createImageItem(item.id, item.image!.mediaType, status === 'completed' ? item.image!.base64 : null, status);
       default: {
@@ -114,8 +117,8 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
     item.outputIndex = output.length;
     item.id = createOutputItemId(item.custom ? 'ctc' : ID_PREFIXES[item.kind], requestId, item.outputIndex);
     item.callId = createCallId(item.coreId, requestId, item.outputIndex);
-    const buffered = item.text;
-    item.text = '';
+    const buffered = item.text.toString();
+    item.text = new DeltaText();
     const added = item.kind === 'reasoning' ? { type: 'reasoning', id: item.id, summary: [] } : snapshot(item, 'in_progress');
     output.push(added);
     emit('response.output_item.added', { output_index: item.outputIndex, item: added });
@@ -125,11 +128,11 @@ export function createStreamItemWriter(requestId: string, output: JsonObject[], 
 
   const close = (item: StreamItem) => {
     if (item.custom) {
-      const input = readCustomToolInput(item.text);
+      const input = readCustomToolInput(item.text.toString());
       emit('response.custom_tool_call_input.delta', referenced(item, { delta: input }));
       emit('response.custom_tool_call_input.done', referenced(item, { input }));
     } else if (item.kind === 'function_call') {
-      emit('response.function_call_arguments.done', referenced(item, { name: item.toolName, arguments: item.text }));
+      emit('response.function_call_arguments.done', referenced(item, { name: item.toolName, arguments: item.text.toString() }));
     }
     closePart(item);
     output[item.outputIndex] = snapshot(item, 'completed');
