@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createClientConnection } from './client-connection.js';
@@ -180,5 +180,58 @@ describe('createClientStream on a Node response', () => {
     expect(seen[0]!.buffered).toBeGreaterThan(0);
     // The closing event, its chunk framing and the response's last chunk: one write.
     expect(writesToTheOs).toBe(1);
+  });
+
+  it('frames each event itself on a chunked response: one socket write per event, the last chunk at the end, the connection kept', async () => {
+    const writes: string[] = [];
+    const counted = new WeakSet<object>();
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      const socket = response.socket! as typeof response.socket & { _writev: (...args: unknown[]) => void; _write: (...args: unknown[]) => void };
+      // The second request comes on the same connection: its socket is counted once.
+      if (!counted.has(socket)) counted.add(socket);
+      else return write(response);
+      for (const method of ['_writev', '_write'] as const) {
+        const original = socket[method].bind(socket);
+        socket[method] = (...args: unknown[]) => {
+          writes.push(method);
+          original(...args);
+        };
+      }
+      write(response);
+    });
+    const write = (response: ServerResponse) => {
+      const stream = createClientStream({ sink: response, client: connection().client });
+      stream.write('data: 1\n\n');
+      stream.write(Buffer.from('data: é\n\n'));
+      stream.write('');
+      stream.end('data: [DONE]\n\n');
+      response.end();
+    };
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (data) => (received += data.toString('utf8')));
+      const ask = async () => {
+        const before = received.length;
+        socket.write('GET / HTTP/1.1\r\nhost: x\r\n\r\n');
+        for (let waited = 0; !received.slice(before).endsWith('0\r\n\r\n') && waited < 2000; waited += 10) await sleep(10);
+        return received.slice(before);
+      };
+      for (const answer of [await ask(), await ask()]) {
+        expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+        expect(answer).toMatch(/\r\nTransfer-Encoding: chunked\r\n/);
+        expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe('9\r\ndata: 1\n\n\r\na\r\ndata: é\n\n\r\ne\r\ndata: [DONE]\n\n\r\n0\r\n\r\n');
+      }
+      socket.destroy();
+    } finally {
+      server.close();
+    }
+    // Per response: the headers with the first event, then the second event, each one plain write
+    // (Node's framing would make each a `writev` of four pieces); then the closing event with the
+    // last chunk and the response's end, sent together.
+    expect(writes).toEqual(['_write', '_write', '_writev', '_write', '_write', '_writev']);
   });
 });
