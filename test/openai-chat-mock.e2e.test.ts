@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
@@ -159,5 +160,33 @@ describe('OpenAI Chat Completions against the mock models', () => {
     expect(notFound.status).toBe(404);
     expect(notFound.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(((await notFound.json()) as any).error.message).toContain('/v1/nothing-here');
+  });
+});
+
+describe('the head of a stream response, on the wire', () => {
+  /** The raw head of a stream response to one request sent with `connectionHeader`. */
+  async function streamHead(connectionHeader: string): Promise<string> {
+    const { port } = new URL(gateway.url);
+    const body = JSON.stringify({ model: 'mock-echo', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    const socket = connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.on('data', (data) => (received += data.toString('latin1')));
+    socket.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer sk-local\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: ${connectionHeader}\r\n\r\n${body}`,
+    );
+    for (let waited = 0; !received.endsWith('0\r\n\r\n') && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    socket.destroy();
+    return received.slice(0, received.indexOf('\r\n\r\n')).toLowerCase();
+  }
+
+  it("says what Node does with the connection: kept, with its idle timeout, or closed when the client asked", async () => {
+    const kept = await streamHead('keep-alive');
+    expect(kept).toMatch(/\r\nconnection: keep-alive\r\n/);
+    expect(kept).toMatch(/\r\nkeep-alive: timeout=\d+\r\n/);
+    expect(kept).toMatch(/\r\ntransfer-encoding: chunked(\r\n|$)/);
+    const closed = await streamHead('close');
+    expect(closed).toMatch(/\r\nconnection: close(\r\n|$)/);
+    expect(closed).not.toContain('keep-alive');
   });
 });

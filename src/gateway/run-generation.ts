@@ -63,7 +63,9 @@ export type GenerationOutput =
   | { kind: 'json'; status: number; headers: Record<string, string>; body: string | Buffer }
   | { kind: 'stream'; status: number; headers: Record<string, string>; body: StreamBody };
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' };
+// No `connection` header: Node writes the true one (kept, with the idle timeout clients use to stop
+// reusing a connection the server is about to close, or `close` when the client asked for it).
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
 
 /**
  * One generation request, start to end: decode, route, call the upstream (passthrough, translated
