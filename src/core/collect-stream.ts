@@ -86,20 +86,12 @@ class PartCollector implements StreamCollector {
           ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
         });
         return;
-      case 'text-delta': {
-        const open = this.#choiceState(part.choice).text?.get(part.id) ?? this.#openPart(part.choice, 'text', part.id, { type: 'text', text: '' });
-        open.deltas.append(part.delta);
+      case 'text-delta':
+        this.#textPartOf(part.choice, 'text', part.id).deltas.append(part.delta);
         return;
-      }
-      case 'text-end': {
-        const texts = this.#choiceState(part.choice).text;
-        const open = texts?.get(part.id);
-        if (!open) return;
-        open.settle();
-        mergeMetadata(open.part, part.protocolMetadata);
-        texts!.delete(part.id);
+      case 'text-end':
+        this.#endPart(part.choice, 'text', part.id, part.protocolMetadata);
         return;
-      }
       case 'reasoning-start':
         this.#openPart(part.choice, 'reasoning', part.id, {
           type: 'reasoning',
@@ -108,20 +100,12 @@ class PartCollector implements StreamCollector {
           ...(part.protocolMetadata && { protocolMetadata: part.protocolMetadata }),
         });
         return;
-      case 'reasoning-delta': {
-        const open =
-          this.#choiceState(part.choice).reasoning?.get(part.id) ?? this.#openPart(part.choice, 'reasoning', part.id, { type: 'reasoning', text: '' });
-        open.deltas.append(part.delta);
+      case 'reasoning-delta':
+        this.#textPartOf(part.choice, 'reasoning', part.id).deltas.append(part.delta);
         return;
-      }
       case 'reasoning-end': {
-        const reasoning = this.#choiceState(part.choice).reasoning;
-        const open = reasoning?.get(part.id);
-        if (!open) return;
-        open.settle();
-        if (open.part.type === 'reasoning' && part.signature !== undefined) open.part.signature = part.signature;
-        mergeMetadata(open.part, part.protocolMetadata);
-        reasoning!.delete(part.id);
+        const ended = this.#endPart(part.choice, 'reasoning', part.id, part.protocolMetadata);
+        if (ended?.type === 'reasoning' && part.signature !== undefined) ended.signature = part.signature;
         return;
       }
       case 'tool-input-start':
@@ -212,6 +196,22 @@ class PartCollector implements StreamCollector {
       (this.#others ??= new Map()).set(index, state);
     }
     return state;
+  }
+
+  /** The open text or reasoning part `id`, opened empty when the stream sent no start for it. */
+  #textPartOf(index: number | undefined, kind: 'text' | 'reasoning', id: string): OpenPart {
+    return this.#choiceState(index)[kind]?.get(id) ?? this.#openPart(index, kind, id, kind === 'text' ? { type: 'text', text: '' } : { type: 'reasoning', text: '' });
+  }
+
+  /** Ends the open part `id`: its text written in, the end's metadata merged. Returns the part, if it was open. */
+  #endPart(index: number | undefined, kind: OpenKind, id: string, metadata: ProtocolMetadata | undefined): AssistantPart | undefined {
+    const parts = this.#choiceState(index)[kind];
+    const open = parts?.get(id);
+    if (!open) return undefined;
+    open.settle();
+    mergeMetadata(open.part, metadata);
+    parts!.delete(id);
+    return open.part;
   }
 
   #openPart(index: number | undefined, kind: OpenKind, id: string, part: AssistantPart): OpenPart {

@@ -28,7 +28,7 @@ export function createClientConnection(subscribe: (markGone: () => void) => void
 /** A connection its owner marks as gone (`markGone`, once; later calls do nothing). */
 export class MarkableConnection implements ClientConnection {
   gone = false;
-  /** Most requests have one or two listeners (the stream, the interruption): a Set only when needed. */
+  /** Most requests have one or two listeners (the stream, the interruption): an array does. */
   #listeners: ClientGoneListener[] = [];
 
   onGone(listener: ClientGoneListener): void {

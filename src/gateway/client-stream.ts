@@ -111,7 +111,7 @@ class SinkClientStream implements ClientStream, ClientGoneListener {
       if (!this.#keepAlive) clearTimeout(this.#timer);
     }
     this.#wroteSinceTick = true;
-    if (writeNow(this.#sink, this.#framed ? frameChunk(chunk) : chunk)) return undefined;
+    if (writeNow(this.#sink, this.#frame(chunk))) return undefined;
     return new Promise<void>((resolve) => {
       this.#waiting = resolve;
       this.#sink.once('drain', (this.#onDrain ??= () => this.#release()));
@@ -146,12 +146,16 @@ class SinkClientStream implements ClientStream, ClientGoneListener {
     if (!this.#started) {
       this.#started = true;
       this.#sink.flushHeaders?.();
-    } else if (!this.#wroteSinceTick && this.#keepAlive) {
-      const comment = this.#keepAlive();
-      this.#sink.write(this.#framed ? frameChunk(comment) : comment);
-    }
+    } else if (!this.#wroteSinceTick && this.#keepAlive) this.#sink.write(this.#frame(this.#keepAlive()));
     this.#wroteSinceTick = false;
     if (this.#keepAlive) this.#timer = setTimeout(tick, this.#keepAliveMs, this).unref();
+  }
+
+  /** `chunk` as the response's body takes it: framed as a chunk when the stream does the framing. */
+  #frame(chunk: string): string;
+  #frame(chunk: string | Buffer): string | Buffer;
+  #frame(chunk: string | Buffer): string | Buffer {
+    return this.#framed ? frameChunk(chunk) : chunk;
   }
 
   #release(): void {
