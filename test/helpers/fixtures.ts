@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
-/** The recorded vendor traffic in ../shared/fixtures (next to the repository). */
-export const FIXTURES_DIRECTORY = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+/** The recorded vendor traffic in test/fixtures (sources and licences in its README). */
+export const FIXTURES_DIRECTORY = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
 export function readFixture(protocol: string, name: string): string {
   return readFileSync(join(FIXTURES_DIRECTORY, protocol, name), 'utf8');
