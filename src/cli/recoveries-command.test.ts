@@ -27,7 +27,7 @@ afterEach(async () => {
 async function seed(): Promise<void> {
   const store = await openRecoveryStore({ directory: join(home, 'recoveries'), now: () => NOW_MS });
   const base = { interruptedReason: 'client_disconnected' as const, model: 'model-a', protocol: 'openai-chat' as const, provider: 'mock', responseBodyText: '{"id":"c1","choices":[]}' };
-  await store.add(createRecoveryRecord({ ...base, requestId: 'req_a', createdAt: NOW_MS / 1000 - 90, user: 'alice', requestBodyText: JSON.stringify(chatBody) }));
+  await store.add(createRecoveryRecord({ ...base, requestId: 'req_a', createdAt: NOW_MS / 1000 - 90, user: 'alice', state: 'draining', requestBodyText: JSON.stringify(chatBody) }));
   await store.add(createRecoveryRecord({ ...base, requestId: 'req_b', createdAt: NOW_MS / 1000 - 7200, user: 'bob', interruptedReason: 'upstream_error', requestBodyText: '{"model":"model-b"}', responseBodyText: 'x'.repeat(2048) }));
   await store.close();
 }
@@ -68,9 +68,9 @@ describe('recoveries ls', () => {
     const [hashA, hashB] = [(await runCli(['get', 'req_a', '--json'])).stdout, (await runCli(['get', 'req_b', '--json'])).stdout].map((text) => JSON.parse(text).request.request_body_hash);
     expect(stdout).toBe(
       [
-        'ID     AGE  REASON               HASH              USER   MODEL    PROTOCOL       SIZE',
-        `req_a  1m   client_disconnected  ${hashA}  alice  model-a  openai-chat    24 B`,
-        `req_b  2h   upstream_error       ${hashB}  bob    model-a  openai-chat  2.0 KB`,
+        'ID     AGE  REASON               STATE     HASH              USER   MODEL    PROTOCOL       SIZE',
+        `req_a  1m   client_disconnected  draining  ${hashA}  alice  model-a  openai-chat    24 B`,
+        `req_b  2h   upstream_error       complete  ${hashB}  bob    model-a  openai-chat  2.0 KB`,
         '',
       ].join('\n'),
     );
@@ -85,7 +85,8 @@ describe('recoveries ls', () => {
     await seed();
     const json = JSON.parse((await runCli(['ls', '--json', '--user', 'bob'])).stdout);
     expect(json.count).toBe(1);
-    expect(json.items[0]).toMatchObject({ request_id: 'req_b', user: 'bob', interrupted_reason: 'upstream_error' });
+    expect(json.items[0]).toMatchObject({ request_id: 'req_b', user: 'bob', interrupted_reason: 'upstream_error', state: 'complete' });
+    expect(JSON.parse((await runCli(['ls', '--json', '--user', 'alice'])).stdout).items[0]).toMatchObject({ request_id: 'req_a', state: 'draining' });
     expect(await runCli(['ls', '--user', 'carol'])).toEqual({ exitCode: 0, stdout: 'No recovery records for carol.\n', stderr: '' });
   });
 });
@@ -96,6 +97,7 @@ describe('recoveries get', () => {
     const details = await runCli(['get', 'req_a']);
     expect(details.exitCode).toBe(0);
     expect(details.stdout).toContain('reason    client_disconnected');
+    expect(details.stdout).toContain('state     draining (the upstream is still being read; the response grows)');
     expect(JSON.parse((await runCli(['get', 'req_a', '--json'])).stdout)).toMatchObject({ request_id: 'req_a', user: 'alice' });
     expect((await runCli(['get', 'req_a', '--request'])).stdout).toBe(JSON.stringify(chatBody, null, 2) + '\n');
     expect((await runCli(['get', 'req_a', '--response'])).stdout).toBe('{\n  "id": "c1",\n  "choices": []\n}\n');

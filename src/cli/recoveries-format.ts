@@ -6,13 +6,14 @@ import type { RecoveryRecord, RecoverySummary } from '../recoveries/recovery-rec
  * prints plain text to a pipe and colours to a terminal (a Chalk of level 0 prints no escapes).
  */
 
-const COLUMNS = ['ID', 'AGE', 'REASON', 'HASH', 'USER', 'MODEL', 'PROTOCOL', 'SIZE'] as const;
+const COLUMNS = ['ID', 'AGE', 'REASON', 'STATE', 'HASH', 'USER', 'MODEL', 'PROTOCOL', 'SIZE'] as const;
 
 export function formatRecoveriesTable(summaries: readonly RecoverySummary[], nowMs: number, colors: ChalkInstance): string {
   const rows = summaries.map((summary) => [
     summary.request_id,
     formatAge(nowMs / 1000 - summary.created_at),
     summary.interrupted_reason,
+    summary.state,
     summary.request_body_hash,
     summary.user,
     summary.model,
@@ -31,7 +32,9 @@ export function formatRecoveriesTable(summaries: readonly RecoverySummary[], now
     line(row, (cell, column) => {
       if (column === 0) return colors.cyan(cell);
       if (column === 2) return paintReason(summaries[position].interrupted_reason, cell, colors);
-      if (column === 3) return colors.dim(cell);
+      // Still growing: worth a look again once the drain ends.
+      if (column === 3) return summaries[position].state === 'draining' ? colors.green(cell) : cell;
+      if (column === 4) return colors.dim(cell);
       return cell;
     }),
   );
@@ -61,6 +64,7 @@ export function formatRecordDetails(record: RecoveryRecord, nowMs: number, color
     ['id', colors.cyan(record.request_id)],
     ['created', `${new Date(record.created_at * 1000).toISOString()} (${formatAge(nowMs / 1000 - record.created_at)} ago)`],
     ['reason', paintReason(record.interrupted_reason, record.interrupted_reason, colors)],
+    ['state', record.state === 'draining' ? `${colors.green('draining')} (the upstream is still being read; the response grows)` : record.state],
     ...(record.error_message !== undefined ? [['error', record.error_message] as [string, string]] : []),
     ['user', record.user],
     ['model', record.model],

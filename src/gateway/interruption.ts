@@ -55,6 +55,8 @@ export class Interruption implements InflightEntry, ClientGoneListener {
   #settle: (() => void) | undefined;
   #stopCause: 'client' | 'shutdown' | undefined;
   #drainTimer: NodeJS.Timeout | undefined;
+  #draining = false;
+  #onDraining: (() => void) | undefined;
 
   constructor(options: InterruptionOptions) {
     this.#options = options;
@@ -73,6 +75,17 @@ export class Interruption implements InflightEntry, ClientGoneListener {
     if (this.#options.policy === 'cancel') return this.#stop('client');
     this.#drainTimer = setTimeout(() => this.#stop('client'), this.#options.drainTimeoutMs);
     this.#drainTimer.unref();
+    this.#draining = true;
+    this.#onDraining?.();
+  }
+
+  /**
+   * Calls `listener` once when the client goes under `drain` (at once if it already has): the
+   * moment the recovery record of a drain starts to exist.
+   */
+  whenDraining(listener: () => void): void {
+    if (this.#draining) listener();
+    else this.#onDraining = listener;
   }
 
   /** A shutdown stops the generation now; it records itself as interrupted by the shutdown. */
@@ -98,6 +111,7 @@ export class Interruption implements InflightEntry, ClientGoneListener {
   /** The generation has ended and its record is written: release timers and the registry. */
   end(): void {
     clearTimeout(this.#drainTimer);
+    this.#onDraining = undefined;
     this.#options.client.offGone(this);
     this.#options.inflight.delete(this);
     this.#ended = true;

@@ -19,5 +19,19 @@ export interface InterruptedGeneration {
 }
 
 export interface RecoverySink {
+  /** A finished interruption: one complete record (state "complete"). */
   save(generation: InterruptedGeneration): Promise<void>;
+  /**
+   * The client went away and the upstream is still being drained: the record exists from now
+   * (state "draining", created_at = now), its response read from `snapshot()` (the response so
+   * far, as the client's protocol returns it without streaming). The sink refreshes it from
+   * `snapshot()` now and then (at most about once a second, only when it changed, on an unref'd
+   * timer) until `complete`.
+   */
+  open(generation: InterruptedGeneration, snapshot: () => string): DrainingRecord;
+}
+
+export interface DrainingRecord {
+  /** The drain ended (or was cut): the same record completed in place, state "complete". */
+  complete(generation: InterruptedGeneration): Promise<void>;
 }

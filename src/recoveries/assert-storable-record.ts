@@ -1,5 +1,5 @@
 import { isRequestBodyHash } from './hash-request-body.js';
-import { INTERRUPTED_REASONS, isStorableRequestId, type RecoveryRecord } from './recovery-record.js';
+import { INTERRUPTED_REASONS, isStorableRequestId, RECOVERY_STATES, type RecoveryRecord } from './recovery-record.js';
 import { RecoveryStoreError } from './recovery-store-error.js';
 
 /**
@@ -15,6 +15,7 @@ function findProblem(record: RecoveryRecord): string | undefined {
   if (!isStorableRequestId(record?.request_id)) return 'request_id must be 1-200 characters of A-Z a-z 0-9 _ . - not starting with a dot';
   if (!Number.isFinite(record.created_at)) return 'created_at must be a number (Unix seconds)';
   if (!INTERRUPTED_REASONS.includes(record.interrupted_reason)) return `unknown interrupted_reason ${JSON.stringify(record.interrupted_reason)}`;
+  if (!RECOVERY_STATES.includes(record.state)) return `unknown state ${JSON.stringify(record.state)}`;
   for (const field of ['user', 'model', 'protocol', 'provider'] as const) {
     if (typeof record[field] !== 'string') return `${field} must be a string`;
   }

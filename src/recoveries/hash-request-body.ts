@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
 
 /**
- * The lookup hash of SPEC.md: RFC 8785 canonical JSON (keys sorted by UTF-16 code units, no
+ * The lookup hash (docs/recoveries.md): RFC 8785 canonical JSON (keys sorted by UTF-16 code units, no
  * whitespace, ES number formatting), sha256, first 8 bytes as 16 lowercase hex characters.
  * Whitespace and key order do not change it; values, array order and added/missing fields do.
  */

@@ -5,7 +5,7 @@ import { RecoveryStoreError } from './recovery-store-error.js';
 import type { RecoveryStore } from './recovery-store.js';
 
 /**
- * The recoveries endpoints of SPEC.md as plain handlers: the server authenticates, parses the
+ * The recoveries endpoints (docs/recoveries.md, "HTTP API") as plain handlers: the server authenticates, parses the
  * body and query, calls one of these with the key's user, and sends `{ status, body }` as JSON.
  *
  * | Endpoint                                   | Status | body.reason / shape                                   |
@@ -23,7 +23,7 @@ import type { RecoveryStore } from './recovery-store.js';
  *
  * A store failure is thrown as a GatewayError: 503 `overloaded` when another process holds the
  * store lock too long, else 500 `internal`; the file path stays in `cause`, for the log only.
- * Summaries carry the four SPEC.md fields plus model, protocol and response_body_size; the owner
+ * Summaries carry the four documented fields (docs/recoveries.md) plus state, model, protocol and response_body_size; the owner
  * and the provider are not shown.
  */
 export interface RecoveriesApiResponse {
@@ -70,7 +70,7 @@ export async function deleteAllRecoveriesResponse(
   user: string,
   query: { all?: unknown; dry_run?: unknown },
 ): Promise<RecoveriesApiResponse> {
-  // SPEC.md: `all` is required and must be `true`, for a dry run as well.
+  // `all` is required and must be `true`, for a dry run as well, so a bare DELETE never empties the store.
   if (query.all !== 'true') {
     return { status: 400, body: { deleted: 0, message: 'Deleting every recovery record needs the query parameter all=true.', reason: 'CONFIRMATION_REQUIRED' } };
   }
@@ -87,6 +87,7 @@ export function toApiSummary(summary: RecoverySummary): RecoveriesApiSummary {
     request_id: summary.request_id,
     created_at: summary.created_at,
     interrupted_reason: summary.interrupted_reason,
+    state: summary.state,
     request_body_hash: summary.request_body_hash,
     model: summary.model,
     protocol: summary.protocol,
@@ -94,12 +95,13 @@ export function toApiSummary(summary: RecoverySummary): RecoveriesApiSummary {
   };
 }
 
-/** SPEC.md "Stored record detail", plus model, protocol and the client-safe error message. */
+/** The record as `GET /v1/recoveries/{id}` documents it (docs/recoveries.md), plus model, protocol and the client-safe error message. */
 export function toRecoveryDetail(record: RecoveryRecord): Record<string, unknown> {
   return {
     request_id: record.request_id,
     created_at: record.created_at,
     interrupted_reason: record.interrupted_reason,
+    state: record.state,
     model: record.model,
     protocol: record.protocol,
     ...(record.error_message !== undefined && { error_message: record.error_message }),

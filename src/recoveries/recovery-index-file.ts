@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Low, type Adapter } from 'lowdb';
-import { INTERRUPTED_REASONS, type RecoverySummary } from './recovery-record.js';
+import { INTERRUPTED_REASONS, RECOVERY_STATES, type RecoverySummary } from './recovery-record.js';
 import { RecoveryStoreError, toStoreIoError } from './recovery-store-error.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -74,6 +74,8 @@ export function parseRecoveryIndex(text: string, file: string): RecoveryIndex {
   if (!Array.isArray(records)) throw corrupt('"records" is not an array');
   records.forEach((record, position) => {
     if (!isRecoverySummary(record)) throw corrupt(`records[${position}] is not a record summary`);
+    // Written before drains were recorded: every such record was complete.
+    record.state ??= 'complete';
   });
   return { version, records: records as RecoverySummary[] };
 }
@@ -85,6 +87,7 @@ function isRecoverySummary(value: unknown): value is RecoverySummary {
     typeof summary.request_id === 'string' &&
     typeof summary.created_at === 'number' &&
     (INTERRUPTED_REASONS as readonly unknown[]).includes(summary.interrupted_reason) &&
+    (summary.state === undefined || (RECOVERY_STATES as readonly unknown[]).includes(summary.state)) &&
     typeof summary.request_body_hash === 'string' &&
     typeof summary.user === 'string' &&
     typeof summary.model === 'string' &&

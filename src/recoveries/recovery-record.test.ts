@@ -21,11 +21,12 @@ function bodyOfSize(bytes: number): string {
 }
 
 describe('createRecoveryRecord', () => {
-  it('builds the record with the SPEC.md field names', () => {
+  it('builds the record with the documented field names', () => {
     expect(createRecoveryRecord({ ...input, errorMessage: 'upstream closed' })).toEqual({
       request_id: 'req_1',
       created_at: 1_700_000_000,
       interrupted_reason: 'client_disconnected',
+      state: 'complete',
       user: 'alice',
       model: 'gpt-x',
       protocol: 'openai-chat',
@@ -59,6 +60,7 @@ describe('createRecoveryRecord', () => {
       request_id: 'req_1',
       created_at: 1_700_000_000,
       interrupted_reason: 'client_disconnected',
+      state: 'complete',
       request_body_hash: hashRequestBodyText(input.requestBodyText),
       user: 'alice',
       model: 'gpt-x',

@@ -3,7 +3,7 @@ import { hashRequestBodyText } from './hash-request-body.js';
 
 /**
  * A stored record of a generation that did not complete normally towards its client
- * (DESIGN.md §6). Field names are the wire names of SPEC.md so a record is stored, listed and
+ * (docs/recoveries.md). Field names are the wire names of the recoveries API so a record is stored, listed and
  * served without renaming.
  */
 
@@ -11,10 +11,18 @@ export type InterruptedReason = 'client_disconnected' | 'upstream_error' | 'upst
 
 export const INTERRUPTED_REASONS: readonly InterruptedReason[] = ['client_disconnected', 'upstream_error', 'upstream_timeout', 'server_shutdown'];
 
+/**
+ * `draining`: the client left and the upstream is still being read; the record is rewritten as it
+ * grows and completed in place. Records stored before the field existed read as `complete`.
+ */
+export type RecoveryState = 'draining' | 'complete';
+
+export const RECOVERY_STATES: readonly RecoveryState[] = ['draining', 'complete'];
+
 /** Stored instead of the original body when it exceeded REQUEST_BODY_STORE_LIMIT_BYTES. */
 export const OMITTED_TOO_LARGE = '__OMITTED_TOO_LARGE__';
 
-/** SPEC.md Limits: "over 20MB: body not stored". */
+/** Over 20 MB the body is not stored (docs/recoveries.md, "What a record holds"). */
 export const REQUEST_BODY_STORE_LIMIT_BYTES = 20 * 1024 * 1024;
 
 export interface RecoveryRecord {
@@ -22,6 +30,7 @@ export interface RecoveryRecord {
   /** Unix time, seconds. */
   created_at: number;
   interrupted_reason: InterruptedReason;
+  state: RecoveryState;
   /** The user that owns the API key; only that user sees the record. */
   user: string;
   model: string;
@@ -39,6 +48,7 @@ export interface RecoverySummary {
   request_id: string;
   created_at: number;
   interrupted_reason: InterruptedReason;
+  state: RecoveryState;
   request_body_hash: string;
   user: string;
   model: string;
@@ -52,6 +62,8 @@ export interface RecoveryRecordInput {
   /** Unix time, seconds (the caller owns the clock). */
   createdAt: number;
   interruptedReason: InterruptedReason;
+  /** Default `complete`. */
+  state?: RecoveryState;
   user: string;
   model: string;
   protocol: Protocol;
@@ -70,6 +82,7 @@ export function createRecoveryRecord(input: RecoveryRecordInput): RecoveryRecord
     request_id: input.requestId,
     created_at: input.createdAt,
     interrupted_reason: input.interruptedReason,
+    state: input.state ?? 'complete',
     user: input.user,
     model: input.model,
     protocol: input.protocol,
@@ -85,6 +98,7 @@ export function toRecoverySummary(record: RecoveryRecord): RecoverySummary {
     request_id: record.request_id,
     created_at: record.created_at,
     interrupted_reason: record.interrupted_reason,
+    state: record.state ?? 'complete',
     request_body_hash: record.request.request_body_hash,
     user: record.user,
     model: record.model,

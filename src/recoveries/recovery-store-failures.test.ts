@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecoveryRecord, type RecoveryRecord } from './recovery-record.js';
@@ -32,6 +33,15 @@ async function open(options: Partial<RecoveryStoreOptions> = {}): Promise<Recove
 }
 const indexFile = (): string => join(directory, 'index.json');
 const hourAgo = (): Date => new Date(Date.now() - 3_600_000);
+
+/** The pid of a process that has run and exited: what a killed lock holder leaves in its lock. */
+function pidOfExitedProcess(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', () => resolve(child.pid!));
+  });
+}
 
 beforeEach(async () => {
   directory = await mkdtemp(join(tmpdir(), 'switchyard-store-'));
@@ -84,23 +94,51 @@ describe('record files', () => {
     await expect(store.get('req_1')).rejects.toMatchObject({ code: 'STORE_CORRUPT', file });
   });
 
-  it('ignores an orphan body file and temp files of a crashed write', async () => {
-    const store = await open();
-    await writeFile(join(directory, 'records', 'orphan.json'), JSON.stringify(testRecord('orphan')));
-    await writeFile(join(directory, 'records', '.req_9.json.123.abc.tmp'), '{"half');
-    await writeFile(join(directory, '.index.json.123.abc.tmp'), '{"half');
-    expect(await store.list()).toEqual([]);
-    expect(await store.get('orphan')).toBeUndefined();
-    expect(await store.remove('orphan')).toBe(false);
+  it('indexes again, on open, a record file that a crash left without its index entry', async () => {
+    const first = await open();
+    await first.add(testRecord('req_1'));
+    // As a process killed between making the file visible and writing the index leaves it.
+    await writeFile(join(directory, 'records', 'req_2.json'), JSON.stringify(testRecord('req_2')));
+    const logs: string[] = [];
+    const store = await open({ log: (line) => logs.push(line) });
+    expect((await store.list()).map((summary) => summary.request_id).sort()).toEqual(['req_1', 'req_2']);
+    expect(await store.get('req_2')).toEqual(testRecord('req_2'));
+    expect(JSON.parse(await readFile(indexFile(), 'utf8')).records).toHaveLength(2);
+    expect(logs).toEqual([]);
   });
 
-  it('sweeps old leftovers on the first add and keeps fresh ones (a write may be in flight)', async () => {
+  it('indexes an orphan on the next write of a store already open, and forgets an entry whose file a cut removal deleted', async () => {
     const store = await open();
-    const old = ['records/orphan.json', 'records/.req_9.json.123.abc.tmp', '.index.json.123.abc.tmp'];
-    for (const name of [...old, 'records/fresh-orphan.json']) await writeFile(join(directory, name), '{}');
+    await store.add(testRecord('req_1'));
+    await store.add(testRecord('req_2'));
+    await writeFile(join(directory, 'records', 'req_3.json'), JSON.stringify(testRecord('req_3')));
+    await unlink(join(directory, 'records', 'req_1.json'));
+    await store.add(testRecord('req_4'));
+    expect((await store.list()).map((summary) => summary.request_id).sort()).toEqual(['req_2', 'req_3', 'req_4']);
+  });
+
+  it('removes, and logs, only a record file that cannot be read as a record; temp files wait for the sweep', async () => {
+    await mkdir(join(directory, 'records'), { recursive: true });
+    await writeFile(join(directory, 'records', 'broken.json'), '{"request_id":');
+    await writeFile(join(directory, 'records', 'other.json'), JSON.stringify(testRecord('not-other')));
+    await writeFile(join(directory, 'records', '.req_9.json.123.abc.tmp'), '{"half');
+    await writeFile(join(directory, '.index.json.123.abc.tmp'), '{"half');
+    const logs: string[] = [];
+    const store = await open({ log: (line) => logs.push(line) });
+    expect(await store.list()).toEqual([]);
+    expect((await readdir(join(directory, 'records'))).sort()).toEqual(['.req_9.json.123.abc.tmp']);
+    expect(logs).toHaveLength(2);
+    expect(logs.join('\n')).toContain(join(directory, 'records', 'broken.json'));
+    expect(logs.join('\n')).toContain(join(directory, 'records', 'other.json'));
+  });
+
+  it('sweeps old temp files on the first add and keeps fresh ones (a write may be in flight)', async () => {
+    const store = await open();
+    const old = ['records/.req_9.json.123.abc.tmp', '.index.json.123.abc.tmp'];
+    for (const name of [...old, 'records/.req_8.json.123.def.tmp']) await writeFile(join(directory, name), '{}');
     for (const name of old) await utimes(join(directory, name), hourAgo(), hourAgo());
     await store.add(testRecord('req_1'));
-    expect((await readdir(join(directory, 'records'))).sort()).toEqual(['fresh-orphan.json', 'req_1.json']);
+    expect((await readdir(join(directory, 'records'))).sort()).toEqual(['.req_8.json.123.def.tmp', 'req_1.json']);
     expect((await readdir(directory)).sort()).toEqual(['index.json', 'records']);
   });
 });
@@ -116,11 +154,34 @@ describe('the inter-process lock', () => {
     await expect(stat(lock)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('takes over at once the lock of a holder that was killed, as the killed process left it', async () => {
+    const deadPid = await pidOfExitedProcess();
+    const lock = join(directory, 'index.json.lock');
+    await mkdir(lock);
+    await writeFile(join(lock, 'owner.json'), JSON.stringify({ pid: deadPid, host: hostname() }));
+    // Its mtime is fresh and would keep it for a minute: only the dead owner lets a 1 s wait succeed.
+    const store = await open({ lockStaleMs: 60_000, lockTimeoutMs: 1000 });
+    await store.add(testRecord('req_1'));
+    expect((await store.list()).map((summary) => summary.request_id)).toEqual(['req_1']);
+    await expect(stat(lock)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await readdir(directory)).sort()).toEqual(['index.json', 'records']);
+  });
+
+  it('leaves the lock of a live holder alone, whatever its owner file says', async () => {
+    const lock = join(directory, 'index.json.lock');
+    await mkdir(lock);
+    await writeFile(join(lock, 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname() }));
+    const store = await open({ lockStaleMs: 60_000, lockTimeoutMs: 300 });
+    await expect(store.add(testRecord('req_1'))).rejects.toMatchObject({ code: 'STORE_LOCKED' });
+    expect(await readFile(join(lock, 'owner.json'), 'utf8')).toContain(String(process.pid));
+  });
+
   it('gives up with STORE_LOCKED while a live process holds the lock, and writes nothing', async () => {
     const store = await open({ lockStaleMs: 10_000, lockTimeoutMs: 300 });
     await store.add(testRecord('req_1'));
     const before = await readFile(indexFile(), 'utf8');
     await mkdir(join(directory, 'index.json.lock'));
+    await writeFile(join(directory, 'index.json.lock', 'owner.json'), JSON.stringify({ pid: process.pid, host: hostname() }));
     const started = Date.now();
     await expect(store.add(testRecord('req_2'))).rejects.toMatchObject({ code: 'STORE_LOCKED' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);

@@ -63,7 +63,7 @@ describe('openRecoveryStore round trips', () => {
     const index = JSON.parse(await readFile(join(directory, 'index.json'), 'utf8'));
     expect(index).toEqual({
       version: 1,
-      records: [{ request_id: 'req_1', created_at: record.created_at, interrupted_reason: 'client_disconnected', request_body_hash: record.request.request_body_hash, user: 'alice', model: 'model-a', protocol: 'anthropic-messages', provider: 'mock', response_body_size: record.response.response_body_size }],
+      records: [{ request_id: 'req_1', created_at: record.created_at, interrupted_reason: 'client_disconnected', state: 'complete', request_body_hash: record.request.request_body_hash, user: 'alice', model: 'model-a', protocol: 'anthropic-messages', provider: 'mock', response_body_size: record.response.response_body_size }],
     });
     expect(JSON.parse(await readFile(join(directory, 'records', 'req_1.json'), 'utf8'))).toEqual(record);
   });
@@ -143,7 +143,7 @@ describe('permissions', () => {
   it('fixes the modes of an existing store', async () => {
     await mkdir(join(directory, 'records'), { recursive: true });
     await writeFile(join(directory, 'index.json'), '{"version":1,"records":[]}');
-    await writeFile(join(directory, 'records', 'old.json'), '{}');
+    await writeFile(join(directory, 'records', 'old.json'), JSON.stringify(testRecord('old')));
     await chmod(directory, 0o755);
     await chmod(join(directory, 'records'), 0o777);
     await chmod(join(directory, 'index.json'), 0o644);

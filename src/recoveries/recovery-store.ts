@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { assertStorableRecord } from './assert-storable-record.js';
 import { createIndexUpdater } from './index-updater.js';
 import { INDEX_FILE_NAME, readRecoveryIndex } from './recovery-index-file.js';
-import { deleteRecordFile, ensureStoreLayout, readRecordFile, writeRecordFile } from './record-files.js';
+import { ensureStoreLayout, listRecordFileIds, prepareRecordFile, readRecordFile } from './record-files.js';
 import { isStorableRequestId, toRecoverySummary, type RecoveryRecord, type RecoverySummary } from './recovery-record.js';
 import { RecoveryStoreError } from './recovery-store-error.js';
 import { DEFAULT_MAX_AGE_MS, DEFAULT_MAX_RECORDS } from './retention.js';
@@ -26,12 +26,19 @@ export interface RecoveryStoreOptions {
   now?: () => number;
   lockStaleMs?: number;
   lockTimeoutMs?: number;
+  /** What the store repairs after a crash (a record file removed as unreadable); default stderr. */
+  log?: (message: string) => void;
 }
 
 export interface RecoveryStore {
   readonly directory: string;
   /** Stores the record (replacing one with the same id), then prunes by count and age. */
   add(record: RecoveryRecord): Promise<void>;
+  /**
+   * Replaces the stored record of the same id, only if it is still stored (a draining record
+   * growing, then completed): one removed or pruned meanwhile stays removed. false when it was not.
+   */
+  replace(record: RecoveryRecord): Promise<boolean>;
   /** Newest first. */
   list(user?: string): Promise<RecoverySummary[]>;
   get(requestId: string, user?: string): Promise<RecoveryRecord | undefined>;
@@ -48,6 +55,7 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
   const directory = resolve(options.directory);
   await ensureStoreLayout(directory);
   const indexFile = join(directory, INDEX_FILE_NAME);
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
   const updater = createIndexUpdater({
     directory,
     lock: {
@@ -56,8 +64,10 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
     },
     retention: { maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS, maxAgeMs: options.maxAgeMs ?? DEFAULT_MAX_AGE_MS },
     now: options.now ?? Date.now,
+    log,
   });
   let closed = false;
+  await repairAfterCrash(indexFile, directory, updater);
 
   const assertOpen = (): void => {
     if (closed) throw new RecoveryStoreError('STORE_CLOSED', `The recoveries store ${directory} is closed.`);
@@ -78,8 +88,8 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
     async add(record) {
       assertOpen();
       assertStorableRecord(record);
-      // The body goes to its own file outside the lock: the lock is held only for the small index.
-      await writeRecordFile(directory, record);
+      // The body is written and synced outside the lock; inside it only a rename remains.
+      const pending = await prepareRecordFile(directory, record);
       const summary = toRecoverySummary(record);
       try {
         await updater.update({
@@ -87,15 +97,36 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
           apply(index) {
             index.records = index.records.filter((existing) => existing.request_id !== summary.request_id);
             index.records.push(summary);
-            return { result: undefined, removedIds: [], changed: true };
+            return { result: undefined, removedIds: [], changed: true, commit: pending };
           },
         });
       } catch (error) {
-        // Not indexed, so nobody can see the body; remove it now rather than wait for the sweep
-        // (a corrupt index blocks the sweep too). After LOCK_COMPROMISED the index may name it.
-        if (!(RecoveryStoreError.is(error) && error.code === 'LOCK_COMPROMISED')) await deleteRecordFile(directory, record.request_id).catch(() => undefined);
+        // Not committed (a no-op if it was: a batch that failed after the rename leaves a record
+        // file that the next change indexes).
+        await pending.discard();
         throw error;
       }
+    },
+
+    async replace(record) {
+      assertOpen();
+      assertStorableRecord(record);
+      const pending = await prepareRecordFile(directory, record);
+      const summary = toRecoverySummary(record);
+      let replaced = false;
+      try {
+        replaced = await updater.update({
+          apply(index) {
+            const position = index.records.findIndex((existing) => existing.request_id === summary.request_id);
+            if (position < 0) return { result: false, removedIds: [], changed: false };
+            index.records[position] = summary;
+            return { result: true, removedIds: [], changed: true, commit: pending };
+          },
+        });
+      } finally {
+        if (!replaced) await pending.discard();
+      }
+      return replaced;
     },
 
     list: listNewestFirst,
@@ -146,4 +177,19 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
       await updater.drain();
     },
   };
+}
+
+/**
+ * On open, a store left by a killed process gets its index rebuilt from the record files (see
+ * reconcile-record-files.ts). The check itself takes no lock; only a difference takes one, and a
+ * failure here (a corrupt index, the lock held) is left for the operation that follows to report.
+ */
+async function repairAfterCrash(indexFile: string, directory: string, updater: ReturnType<typeof createIndexUpdater>): Promise<void> {
+  try {
+    const [{ data }, fileIds] = await Promise.all([readRecoveryIndex(indexFile), listRecordFileIds(directory)]);
+    const agree = data.records.length === fileIds.size && data.records.every((summary) => fileIds.has(summary.request_id));
+    if (!agree) await updater.update({ apply: () => ({ result: undefined, removedIds: [], changed: false }) });
+  } catch {
+    // Reported by the next operation.
+  }
 }

@@ -3,7 +3,7 @@ import type { RecoverySummary } from './recovery-record.js';
 import { selectRecordsToPrune } from './retention.js';
 
 function summary(id: string, createdAt: number): RecoverySummary {
-  return { request_id: id, created_at: createdAt, interrupted_reason: 'upstream_error', request_body_hash: '0000000000000000', user: 'u', model: 'm', protocol: 'gemini', provider: 'p', response_body_size: 0 };
+  return { request_id: id, created_at: createdAt, interrupted_reason: 'upstream_error', state: 'complete', request_body_hash: '0000000000000000', user: 'u', model: 'm', protocol: 'gemini', provider: 'p', response_body_size: 0 };
 }
 const ids = (records: RecoverySummary[]): string[] => records.map((record) => record.request_id);
 

@@ -1,6 +1,6 @@
 import type { RecoverySummary } from './recovery-record.js';
 
-/** Pruning on write (DESIGN.md §6): a count cap and an age cap. Pure: the clock comes in. */
+/** Pruning on write (docs/recoveries.md, "Storage"): a count cap and an age cap. Pure: the clock comes in. */
 export interface RetentionLimits {
   maxRecords: number;
   /** 0 or Infinity: no age limit. */

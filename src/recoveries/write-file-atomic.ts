@@ -17,11 +17,41 @@ export function isTempFileName(name: string): boolean {
  * written, so the data is never readable by others, whatever the umask.
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode: number }): Promise<void> {
-  const folder = dirname(file);
+  const pending = await prepareFileAtomic(file, data, options);
+  await pending.commit();
+}
+
+/**
+ * A written and synced temp file, not yet visible: the slow part of a write, done outside the
+ * store lock, so that inside it only the rename remains (or the discard, when the change no
+ * longer applies). A crash before the commit leaves only the temp file.
+ */
+export class PendingFile {
+  constructor(
+    readonly file: string,
+    readonly tempFile: string,
+  ) {}
+
+  async commit(): Promise<void> {
+    try {
+      await rename(this.tempFile, this.file);
+    } catch (error) {
+      await this.discard();
+      throw error;
+    }
+    await syncFolder(dirname(this.file));
+  }
+
+  async discard(): Promise<void> {
+    await unlink(this.tempFile).catch(() => undefined);
+  }
+}
+
+export async function prepareFileAtomic(file: string, data: string | Uint8Array, options: { mode: number }): Promise<PendingFile> {
   // A unique name per write: two processes (or two writes in one) never share a temp file.
-  const tempFile = join(folder, `.${basename(file)}.${process.pid}.${randomUUID()}${TEMP_FILE_SUFFIX}`);
+  const pending = new PendingFile(file, join(dirname(file), `.${basename(file)}.${process.pid}.${randomUUID()}${TEMP_FILE_SUFFIX}`));
   try {
-    const handle = await open(tempFile, 'wx', options.mode);
+    const handle = await open(pending.tempFile, 'wx', options.mode);
     try {
       await handle.chmod(options.mode);
       await handle.writeFile(data);
@@ -29,12 +59,11 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     } finally {
       await handle.close();
     }
-    await rename(tempFile, file);
   } catch (error) {
-    await unlink(tempFile).catch(() => undefined);
+    await pending.discard();
     throw error;
   }
-  await syncFolder(folder);
+  return pending;
 }
 
 async function syncFolder(folder: string): Promise<void> {

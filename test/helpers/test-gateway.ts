@@ -15,8 +15,10 @@ export interface TestGateway {
   store: RecoveryStore;
   /** Interrupted generations, as handed to the store (in order). */
   interrupted: InterruptedGeneration[];
-  /** Settles when the next interrupted generation has been stored. */
+  /** Settles when the next interrupted generation has been stored (a drain's, once completed). */
   nextRecord(): Promise<InterruptedGeneration>;
+  /** Settles when the next drain's record has been opened (state "draining"), as the gateway handed it over. */
+  nextDraining(): Promise<InterruptedGeneration>;
   logs: string[];
   close(): Promise<void>;
 }
@@ -32,12 +34,26 @@ export async function startTestGateway(rawConfig: Record<string, unknown> = {}):
   const store = await openRecoveryStore({ directory: join(home, 'recoveries') });
   const interrupted: InterruptedGeneration[] = [];
   const waiters: Array<(generation: InterruptedGeneration) => void> = [];
+  const drainingWaiters: Array<(generation: InterruptedGeneration) => void> = [];
   const storeSink = createStoreRecoverySink(store);
+  const stored = (generation: InterruptedGeneration): void => {
+    interrupted.push(generation);
+    waiters.shift()?.(generation);
+  };
   const recoveries: RecoverySink = {
     async save(generation) {
       await storeSink.save(generation);
-      interrupted.push(generation);
-      waiters.shift()?.(generation);
+      stored(generation);
+    },
+    open(generation, snapshot) {
+      const draining = storeSink.open(generation, snapshot);
+      drainingWaiters.shift()?.(generation);
+      return {
+        async complete(final) {
+          await draining.complete(final);
+          stored(final);
+        },
+      };
     },
   };
   const logs: string[] = [];
@@ -48,6 +64,7 @@ export async function startTestGateway(rawConfig: Record<string, unknown> = {}):
     store,
     interrupted,
     nextRecord: () => new Promise((resolve) => waiters.push(resolve)),
+    nextDraining: () => new Promise((resolve) => drainingWaiters.push(resolve)),
     logs,
     close: async () => {
       await server.close(1000);
