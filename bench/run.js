@@ -17,10 +17,11 @@ import { parseArgs } from 'node:util';
 import { isSelected, isTranslated, listScenarios } from './lib/catalog.mjs';
 import { writeGatewayConfig } from './lib/gateway-config.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
-import { BASELINE_COLUMNS, baselineRows, evaluateBudget, FLOOR_COLUMNS, floorRows, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
+import { BASELINE_COLUMNS, baselineRows, evaluateBudget, FLOOR_COLUMNS, floorRows, formatBudgetValue, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
 import { runCliScenarios } from './lib/run-cli.mjs';
 import { runMemoryGroup } from './lib/run-memory.mjs';
 import { runRecoveriesScenario } from './lib/run-recoveries.mjs';
+import { runResidentScenario } from './lib/run-resident.mjs';
 import { runThroughputGroup } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -40,32 +41,44 @@ const FULL = {
   slowEvents: 5,
   slowIntervalMs: 600,
   memorySlackMs: 2000,
+  memoryProbe: true,
+  residentWarmupMs: 1000,
+  // Time for a started process to finish what it does after it says it is listening, and for a
+  // warmed one to finish its last requests.
+  residentSettleMs: 500,
   store: { STORED: '100', BODY_MB: '5', ADDS: '20' },
   storeTimeoutMs: 180_000,
   cliRuns: 7,
+  cliUnmeasuredRuns: 1,
   cliRecords: 1000,
 };
 
-// Tiny counts and durations: every scenario runs, fast enough for the test suite. Numbers from a
-// quick run mean nothing.
+// Tiny counts and durations: every scenario runs once, end to end, fast enough for the test
+// suite (a few seconds). No warm round, concurrency capped at 10, windows of a few requests.
+// Numbers from a quick run mean nothing.
 const QUICK = {
   rounds: 1,
-  warmupPassMs: 50,
-  warmupMs: 40,
-  durationMs: 120,
-  streamWarmupMs: 40,
-  streamDurationMs: 300,
-  streamEvents: 20,
+  warmupPassMs: 0,
+  warmupMs: 0,
+  durationMs: 30,
+  streamWarmupMs: 0,
+  streamDurationMs: 30,
+  streamEvents: 3,
   streamDelayMs: 0,
+  maxConcurrency: 10,
   memoryRounds: 1,
-  memoryCounts: { 100: 10, 1000: 40 },
-  slowEvents: 5,
-  slowIntervalMs: 60,
+  memoryCounts: { 100: 4, 1000: 8 },
+  slowEvents: 2,
+  slowIntervalMs: 30,
   memorySlackMs: 1000,
-  store: { STORED: '2', BODY_MB: '1', ADDS: '2' },
+  memoryProbe: false,
+  residentWarmupMs: 20,
+  residentSettleMs: 50,
+  store: { STORED: '1', BODY_MB: '1', ADDS: '1' },
   storeTimeoutMs: 60_000,
   cliRuns: 1,
-  cliRecords: 20,
+  cliUnmeasuredRuns: 0,
+  cliRecords: 5,
 };
 
 const USAGE = `usage: node bench/run.js [options]
@@ -167,11 +180,10 @@ function printReport(report, rows, budget, markdown) {
     console.log('\nTranslated paths on the thinnest translator (bench/thin-translator.mjs, the floor), paired round by round:');
     console.log(markdown ? formatMarkdownTable(versusFloor, FLOOR_COLUMNS) : formatTextTable(versusFloor, FLOOR_COLUMNS));
   }
-  console.log('\nBudget:');
+  console.log('\nBudget (translated lines against the floor, gateway ÷ floor; first bytes at c=10 in ms over the reference; the rest against the reference):');
   for (const line of budget) {
     if (line.verdict === 'SKIPPED') continue;
-    const shown = line.value === null ? '–' : line.basis === 'ratio' ? `${line.value.toFixed(2)}×` : line.value.toFixed(1);
-    console.log(`  ${line.verdict.padEnd(7)} ${line.id} ${line.metric} = ${shown} (budget ${line.text})${line.note ? `: ${line.note}` : ''}`);
+    console.log(`  ${line.verdict.padEnd(7)} ${line.id} ${line.metric} = ${formatBudgetValue(line)} (budget ${line.text})${line.note ? `: ${line.note}` : ''}`);
   }
   const counts = budget.reduce((tally, line) => ({ ...tally, [line.verdict]: (tally[line.verdict] ?? 0) + 1 }), {});
   console.log(`\n${Object.entries(counts).map(([verdict, count]) => `${count} ${verdict}`).join(', ')}; ${report.durationSeconds} s`);
@@ -209,7 +221,8 @@ async function main() {
   const { settings } = options;
   const selected = catalog.filter((scenario) => isSelected(scenario.id, options.only));
   const cores = availableParallelism();
-  const taskset = options['no-pin'] || cores < 2 ? undefined : findTaskset();
+  // A quick run is not pinned: its phases run at once, and its numbers mean nothing anyway.
+  const taskset = options['no-pin'] || options.quick || cores < 2 ? undefined : findTaskset();
   // The load generator and the fake upstream share core 0; the process measured gets core 1.
   const pinned = taskset ? pinSelf(taskset, 0) : false;
   const loadCpu = pinned ? 0 : undefined;
@@ -241,55 +254,71 @@ async function main() {
   for (const scenario of catalog) {
     if (!selected.includes(scenario)) results[scenario.id] = { id: scenario.id, group: scenario.group, description: scenario.description, metrics: scenario.metrics, status: 'skipped' };
   }
-  let upstream;
-  try {
-    upstream = await track(startService({ name: 'fake upstream', args: [join(BENCH, 'fake-upstream.mjs')], cpu: loadCpu, taskset }));
-    const configFile = join(scratch, 'config.json');
-    await writeGatewayConfig(configFile, upstream.url);
-    let gatewayCount = 0;
-    const startGateway = async (profile = false, bin = join(ROOT, 'bin', 'gateway.js'), name = 'gateway') => {
+  // The fake upstreams started, and a gateway config for each (the gateway's providers point at one).
+  const upstreams = [];
+  let gatewayCount = 0;
+  const startUpstream = async () => {
+    const upstream = await track(startService({ name: 'fake upstream', args: [join(BENCH, 'fake-upstream.mjs')], cpu: loadCpu, taskset }));
+    upstreams.push(upstream);
+    upstream.configFile = join(scratch, `config-${upstreams.length}.json`);
+    await writeGatewayConfig(upstream.configFile, upstream.url);
+    return upstream;
+  };
+  /** The processes a phase starts, all against its own `upstream`. */
+  const launcherFor = (upstream) => ({
+    async startGateway(profile = false, bin = join(ROOT, 'bin', 'gateway.js'), name = 'gateway') {
       gatewayCount += 1;
       const home = join(scratch, `home-${gatewayCount}`);
       await mkdir(home, { recursive: true });
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${options['cpu-prof']}`] : [];
-      return track(startService({ name, args: [bin, 'serve', '--port', '0', '--quiet', '--config', configFile], nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset }));
-    };
-    const startReference = (profile = false) => {
+      return track(startService({ name, args: [bin, 'serve', '--port', '0', '--quiet', '--config', upstream.configFile], nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset }));
+    },
+    startReference(profile = false) {
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(options['cpu-prof'], 'reference')}`] : [];
       return track(startService({ name: 'reference proxy', args: [join(BENCH, 'reference-proxy.mjs'), '--upstream', upstream.url], nodeArgs, cpu: measuredCpu, taskset }));
-    };
-    const startFloor = () => track(startService({ name: 'thin translator', args: [join(BENCH, 'thin-translator.mjs'), '--upstream', upstream.url], cpu: measuredCpu, taskset }));
+    },
+    startFloor: () => track(startService({ name: 'thin translator', args: [join(BENCH, 'thin-translator.mjs'), '--upstream', upstream.url], cpu: measuredCpu, taskset })),
+  });
 
+  const throughputPhase = async (upstream) => {
     const throughput = selected.filter((scenario) => scenario.group === 'nonstream' || scenario.group === 'stream');
-    if (throughput.length > 0) {
-      const reference = await startReference(true);
-      const gateway = await startGateway(true);
-      const baseline = options.baselineBin ? await startGateway(false, options.baselineBin, 'baseline gateway') : undefined;
-      const floor = options['no-floor'] || !throughput.some(isTranslated) ? undefined : await startFloor();
-      try {
-        for (const group of ['nonstream', 'stream']) {
-          const scenarios = throughput.filter((scenario) => scenario.group === group);
-          if (scenarios.length === 0) continue;
-          log(`bench: ${group} (${scenarios.length} scenarios)`);
-          Object.assign(results, await timed(group, () => runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, floor, log })));
-        }
-      } finally {
-        await reference.stop();
-        await baseline?.stop();
-        await floor?.stop();
-        // A graceful stop, so that --cpu-prof writes its profile.
-        const ended = await gateway.stop(20_000);
-        if (options['cpu-prof']) log(`bench: gateway profile in ${options['cpu-prof']}, reference proxy profile in ${join(options['cpu-prof'], 'reference')} (gateway exit ${ended.code ?? ended.signal})`);
+    if (throughput.length === 0) return;
+    const { startGateway, startReference, startFloor } = launcherFor(upstream);
+    const reference = await startReference(true);
+    const gateway = await startGateway(true);
+    const baseline = options.baselineBin ? await startGateway(false, options.baselineBin, 'baseline gateway') : undefined;
+    const floor = options['no-floor'] || !throughput.some(isTranslated) ? undefined : await startFloor();
+    try {
+      for (const group of ['nonstream', 'stream']) {
+        const scenarios = throughput.filter((scenario) => scenario.group === group);
+        if (scenarios.length === 0) continue;
+        log(`bench: ${group} (${scenarios.length} scenarios)`);
+        Object.assign(results, await timed(group, () => runThroughputGroup({ group, scenarios, settings, upstream, reference, gateway, baseline, floor, log })));
       }
+    } finally {
+      await reference.stop();
+      await baseline?.stop();
+      await floor?.stop();
+      // A graceful stop, so that --cpu-prof writes its profile.
+      const ended = await gateway.stop(20_000);
+      if (options['cpu-prof']) log(`bench: gateway profile in ${options['cpu-prof']}, reference proxy profile in ${join(options['cpu-prof'], 'reference')} (gateway exit ${ended.code ?? ended.signal})`);
     }
+  };
+  const memoryPhase = async (upstream) => {
     const memory = selected.filter((scenario) => scenario.group === 'memory');
-    if (memory.length > 0) {
-      log(`bench: memory (${memory.length} scenarios)`);
-      Object.assign(results, await timed('memory', () => runMemoryGroup({ scenarios: memory, settings, upstream, startReference, startGateway, log })));
+    if (memory.length === 0) return;
+    log(`bench: memory (${memory.length} scenarios)`);
+    const { startGateway, startReference } = launcherFor(upstream);
+    Object.assign(results, await timed('memory', () => runMemoryGroup({ scenarios: memory, settings, upstream, startReference, startGateway, log })));
+  };
+  const residentPhase = async (upstream) => {
+    for (const scenario of selected.filter((candidate) => candidate.group === 'resident')) {
+      log('bench: resident memory');
+      const { startGateway, startReference } = launcherFor(upstream);
+      results[scenario.id] = await timed('resident', () => runResidentScenario({ scenario, settings, upstream, startReference, startGateway, log }));
     }
-    // The store and the CLI run as a user runs them, on every core: child processes inherit the
-    // runner's affinity, so the runner lets go of its pin first.
-    if (pinned) pinSelf(taskset, `0-${cores - 1}`);
+  };
+  const userPhase = async () => {
     for (const scenario of selected.filter((candidate) => candidate.group === 'recoveries')) {
       log('bench: recoveries (bench/recoveries-store.mjs)');
       results[scenario.id] = await timed('recoveries', () => runRecoveriesScenario({ scenario, settings, log }));
@@ -299,8 +328,30 @@ async function main() {
       log('bench: cli');
       Object.assign(results, await timed('cli', () => runCliScenarios({ scenarios: cli, settings, log })));
     }
+  };
+
+  try {
+    if (options.quick) {
+      // The quick mode only proves that every scenario runs: its phases run at once, each with its
+      // own fake upstream (the upstream's shape is set per phase), unpinned.
+      await Promise.all([
+        startUpstream().then(throughputPhase),
+        startUpstream().then(memoryPhase),
+        startUpstream().then(residentPhase),
+        userPhase(),
+      ]);
+    } else {
+      const upstream = await startUpstream();
+      await throughputPhase(upstream);
+      await memoryPhase(upstream);
+      await residentPhase(upstream);
+      // The store and the CLI run as a user runs them, on every core: child processes inherit the
+      // runner's affinity, so the runner lets go of its pin first.
+      if (pinned) pinSelf(taskset, `0-${cores - 1}`);
+      await userPhase();
+    }
   } finally {
-    await upstream?.stop();
+    for (const upstream of upstreams) await upstream.stop();
     await rm(scratch, { recursive: true, force: true });
   }
 
@@ -319,7 +370,7 @@ async function main() {
     durationSeconds: Number(((performance.now() - suiteStarted) / 1000).toFixed(1)),
     groupSeconds,
     scenarios,
-    budget: budget.map(({ id, metric, basis, op, limit, value, verdict, note }) => ({ id, metric, basis, op, limit, value, verdict, ...(note && { note }) })),
+    budget: budget.map(({ id, metric, basis, op, limit, value, verdict, note }) => Object.assign({ id, metric, basis, op, limit, value, verdict }, note ? { note } : {})),
   };
   await mkdir(dirname(options.out), { recursive: true });
   await writeFile(options.out, `${JSON.stringify(report, (key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`);

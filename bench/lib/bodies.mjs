@@ -1,12 +1,12 @@
 // What travels on the wire in the benchmark: the upstream's answers (real recorded bodies from
-// ../shared/fixtures, stretched to the wanted number of stream events) and the clients' requests.
+// test/fixtures, stretched to the wanted number of stream events) and the clients' requests.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROTOCOLS = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'];
 
-export const FIXTURES_DIRECTORY = process.env.SWITCHYARD_FIXTURES ?? fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+export const FIXTURES_DIRECTORY = process.env.SWITCHYARD_FIXTURES ?? fileURLToPath(new URL('../../test/fixtures/', import.meta.url));
 
 function readFixture(protocol, name) {
   const file = join(FIXTURES_DIRECTORY, protocol, name);

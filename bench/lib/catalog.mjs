@@ -42,6 +42,7 @@ export function listScenarios() {
       scenarios.push({ id: `memory.${name}.${size}`, group: 'memory', path: name, size, metrics: MEMORY_METRICS, description: `${PATHS[name].label}, ${size} slow streams open at once` });
     }
   }
+  scenarios.push({ id: 'memory.resident', group: 'resident', metrics: ['idleRssMb', 'warmRssMb'], description: 'RSS of a fresh process once started, then after the throughput warm-up (every path, non-stream and stream)' });
   scenarios.push({ id: 'recoveries.loop-delay', group: 'recoveries', metrics: ['loopDelayP99Ms', 'addP50Ms'], description: 'event-loop delay while recovery records are written, 100 records of 5 MB stored' });
   scenarios.push({ id: 'cli.help', group: 'cli', metrics: ['wallMs'], description: '`gateway --help` (reference: `node -e 0`)' });
   scenarios.push({ id: 'cli.recoveries-ls', group: 'cli', metrics: ['wallMs'], description: '`gateway recoveries ls` with 1000 records (reference: `node -e 0`)' });

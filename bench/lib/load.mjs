@@ -27,9 +27,10 @@ export async function probe(url, request, timeoutMs = 10_000) {
  * `concurrency` workers send `request` back to back for `warmupMs` (not measured) then
  * `durationMs`. Counts the requests that complete inside the measured window, their latencies
  * (and, for streams, the time to the first body byte), and the CPU time the process `pid` spent in
- * the same window.
+ * the same window. The window stays open past `durationMs` until `minRequests` have completed in
+ * it (bounded by the hard deadline), so that a tiny window on a busy machine still has a figure.
  */
-export async function closedLoop({ url, request, concurrency, warmupMs, durationMs, stream = false, cpuOf }) {
+export async function closedLoop({ url, request, concurrency, warmupMs, durationMs, stream = false, cpuOf, minRequests = 1 }) {
   const pool = new Pool(url, { connections: concurrency, keepAliveTimeout: 60_000 });
   const abort = new AbortController();
   setMaxListeners(0, abort.signal);
@@ -45,19 +46,26 @@ export async function closedLoop({ url, request, concurrency, warmupMs, duration
   let cpuAtEnd = NaN;
   let measuring = false;
   let windowEndedAt = windowEnd;
+  let closed = false;
+  const closeWindow = () => {
+    cpuAtEnd = cpuOf();
+    windowEndedAt = performance.now();
+    measuring = false;
+    closed = true;
+  };
   const startTimer = setTimeout(() => {
     cpuAtStart = cpuOf();
     measuring = true;
   }, warmupMs);
+  let overtime = false;
   const endTimer = setTimeout(() => {
-    cpuAtEnd = cpuOf();
-    windowEndedAt = performance.now();
-    measuring = false;
+    if (completed >= minRequests) closeWindow();
+    else overtime = true;
   }, warmupMs + durationMs);
   const hardDeadline = setTimeout(() => abort.abort(), warmupMs + durationMs + HARD_DEADLINE_SLACK_MS);
 
   async function worker() {
-    while (performance.now() < windowEnd && !abort.signal.aborted) {
+    while (!closed && !abort.signal.aborted) {
       const sent = performance.now();
       let firstByte;
       try {
@@ -69,6 +77,8 @@ export async function closedLoop({ url, request, concurrency, warmupMs, duration
       } catch (error) {
         if (measuring) errors += 1;
         firstError ??= String(error?.message ?? error);
+        // Failures do not hold the window open past its time: they are the finding.
+        if (overtime && !closed) closeWindow();
         // A refused or broken connection must not turn into a busy loop.
         await sleep(5);
         continue;
@@ -78,6 +88,7 @@ export async function closedLoop({ url, request, concurrency, warmupMs, duration
         completed += 1;
         latencies.push(ended - sent);
         if (stream && firstByte !== undefined) firstBytes.push(firstByte - sent);
+        if (overtime && completed >= minRequests) closeWindow();
       }
     }
   }
@@ -85,10 +96,7 @@ export async function closedLoop({ url, request, concurrency, warmupMs, duration
   clearTimeout(startTimer);
   clearTimeout(endTimer);
   clearTimeout(hardDeadline);
-  if (Number.isNaN(cpuAtEnd)) {
-    cpuAtEnd = cpuOf();
-    windowEndedAt = performance.now();
-  }
+  if (!closed) closeWindow();
   await pool.destroy();
   const seconds = (windowEndedAt - windowStart) / 1000;
   const cpu = cpuAtEnd - cpuAtStart;

@@ -19,17 +19,20 @@ export async function runMemoryGroup({ scenarios, settings, upstream, startRefer
   const paths = [...new Set(scenarios.map((scenario) => scenario.path))];
   const sizes = [...new Set(scenarios.map((scenario) => scenario.size))].sort((a, b) => a - b);
 
-  // Which paths answer at all (a fresh process, a fast stream), before anything is measured.
-  await setUpstreamShape(upstream.url, { events: 3, delayMs: 0 });
+  // Which paths answer at all (a fresh process, a fast stream), before anything is measured. The
+  // quick mode saves that process: a path that fails there opens no stream, which is caught below.
   const unavailable = {};
-  const probeGateway = await startGateway();
-  try {
-    for (const name of paths) {
-      const answer = await probe(probeGateway.url, slowRequest(PATHS[name].client, PATHS[name].model));
-      if (answer.status !== 200) unavailable[name] = `HTTP ${answer.status}: ${answer.text.replace(/\s+/g, ' ').slice(0, 160)}`;
+  if (settings.memoryProbe) {
+    await setUpstreamShape(upstream.url, { events: 3, delayMs: 0 });
+    const probeGateway = await startGateway();
+    try {
+      for (const name of paths) {
+        const answer = await probe(probeGateway.url, slowRequest(PATHS[name].client, PATHS[name].model));
+        if (answer.status !== 200) unavailable[name] = `HTTP ${answer.status}: ${answer.text.replace(/\s+/g, ' ').slice(0, 160)}`;
+      }
+    } finally {
+      await probeGateway.kill();
     }
-  } finally {
-    await probeGateway.kill();
   }
   for (const scenario of scenarios) {
     results[scenario.id] = unavailable[scenario.path]
@@ -86,6 +89,11 @@ export async function runMemoryGroup({ scenarios, settings, upstream, startRefer
   for (const scenario of scenarios) {
     const result = results[scenario.id];
     if (result.status !== 'ok') continue;
+    const failed = result.rounds.find((round) => round.gateway.opened === 0);
+    if (failed) {
+      results[scenario.id] = { id: scenario.id, group: 'memory', description: scenario.description, metrics: scenario.metrics, status: 'unavailable', reason: `no stream opened: ${failed.gateway.firstError ?? 'no error'}` };
+      continue;
+    }
     result.reference = medianOfRounds(result.rounds.map((round) => round.reference));
     result.gateway = medianOfRounds(result.rounds.map((round) => round.gateway));
     result.ratios = Object.fromEntries(scenario.metrics.map((metric) => [metric, median(result.rounds.map((round) => round.ratios[metric]))]));
