@@ -25,10 +25,19 @@ export interface GatewayErrorOptions {
   upstream?: { status: number; body: string; contentType?: string };
   /** A machine-readable code from the upstream or a more precise one of ours (`model_not_found`). */
   detailCode?: string;
+  /** The upstream's advice on when to try again, passed on to the client. */
+  retryAfter?: RetryAfter;
   cause?: unknown;
 }
 
-const DEFAULT_STATUS: Record<GatewayErrorCode, number> = {
+/**
+ * An upstream's `retry-after` (seconds or an HTTP date) and `retry-after-ms` (OpenAI's), as the
+ * headers the client gets: the OpenAI and Anthropic SDKs wait that long before they retry.
+ */
+export type RetryAfter = Readonly<Record<string, string>>;
+
+/** The status of each code when the error does not bring its own (an upstream's status does). */
+export const DEFAULT_ERROR_STATUS: Readonly<Record<GatewayErrorCode, number>> = {
   invalid_request: 400,
   authentication: 401,
   permission: 403,
@@ -50,14 +59,17 @@ export class GatewayError extends Error {
   readonly param?: string;
   readonly upstream?: { status: number; body: string; contentType?: string };
   readonly detailCode?: string;
+  /** Set after decoding, from the upstream's response headers (a body does not carry them). */
+  retryAfter?: RetryAfter;
 
   constructor(code: GatewayErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
-    this.status = options.status ?? DEFAULT_STATUS[code];
+    this.status = options.status ?? DEFAULT_ERROR_STATUS[code];
     this.param = options.param;
     this.upstream = options.upstream;
     this.detailCode = options.detailCode;
+    this.retryAfter = options.retryAfter;
   }
 
   static is(value: unknown): value is GatewayError {
@@ -90,4 +102,25 @@ export function mapStatusToErrorCode(status: number): GatewayErrorCode {
 export function toGatewayError(error: unknown): GatewayError {
   if (GatewayError.is(error)) return error;
   return new GatewayError('internal', 'Internal gateway error.', { cause: error });
+}
+
+/**
+ * The retry headers of an upstream response, when they hold what the HTTP spec allows (a number
+ * of seconds or an HTTP date; milliseconds for `retry-after-ms`): anything else is dropped rather
+ * than sent on to the client.
+ */
+export function readRetryAfter(headers: Record<string, string | string[] | undefined>): RetryAfter | undefined {
+  const seconds = firstValue(headers['retry-after']);
+  const ms = firstValue(headers['retry-after-ms']);
+  const validSeconds = seconds !== undefined && (/^\d{1,10}$/.test(seconds) || /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(seconds));
+  const validMs = ms !== undefined && /^\d{1,12}(?:\.\d{1,6})?$/.test(ms);
+  if (!validSeconds && !validMs) return undefined;
+  const retryAfter: Record<string, string> = {};
+  if (validSeconds) retryAfter['retry-after'] = seconds;
+  if (validMs) retryAfter['retry-after-ms'] = ms;
+  return retryAfter;
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return (Array.isArray(value) ? value[0] : value)?.trim();
 }

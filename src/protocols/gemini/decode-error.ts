@@ -2,7 +2,7 @@ import { GatewayError, mapStatusToErrorCode } from '../../core/gateway-error.js'
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 
 /**
- * An upstream Gemini error (`{error: {code, message, status, details}}`, PROTOCOLS.md §4.7) →
+ * An upstream Gemini error (`{error: {code, message, status, details}}`, docs/protocols.md §4.7) →
  * GatewayError, keeping the body for a Gemini client. Google reports a bad API key as 400 with
  * `details[].reason: 'API_KEY_INVALID'`: that is an authentication failure.
  */

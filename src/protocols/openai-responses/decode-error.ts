@@ -4,7 +4,7 @@ import { isJsonObject, type JsonObject } from '../read-fields.js';
 /**
  * HTTP error bodies of Responses use the Chat envelope and are decoded by `decodeOpenAIError`
  * (../openai-chat/decode-error.ts). This file reads the failures Responses reports inside a 200:
- * the `error` stream event and a Response with `status: 'failed'` (PROTOCOLS.md §3.4).
+ * the `error` stream event and a Response with `status: 'failed'` (docs/protocols.md §3.4).
  */
 
 /** `response.error.code` and error-event codes → the neutral code. Unknown codes are upstream errors. */

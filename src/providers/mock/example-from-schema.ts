@@ -5,7 +5,8 @@ import type { JSONSchema } from '../../core/json-schema.js';
  * enum, const, items, min/max, anyOf/oneOf). `mock-tools` calls tools with it.
  */
 export function createExampleFromSchema(schema: JSONSchema | undefined, depth = 0): unknown {
-  if (!schema || depth > 8) return null;
+  // A client's schema can be anything: `properties: {x: 'string'}` must not throw.
+  if (typeof schema !== 'object' || schema === null || depth > 8) return null;
   if ('const' in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   if ('default' in schema) return schema.default;
@@ -21,7 +22,8 @@ export function createExampleFromSchema(schema: JSONSchema | undefined, depth = 
       return result;
     }
     case 'array': {
-      const count = typeof schema.minItems === 'number' ? Math.max(1, schema.minItems) : 1;
+      // Bounded: a `minItems` of a billion is no reason to build a billion items.
+      const count = typeof schema.minItems === 'number' ? Math.min(Math.max(1, schema.minItems), 100) : 1;
       return Array.from({ length: count }, () => createExampleFromSchema(schema.items as JSONSchema | undefined, depth + 1));
     }
     case 'string': {
@@ -29,7 +31,7 @@ export function createExampleFromSchema(schema: JSONSchema | undefined, depth = 
       if (schema.format === 'date') return '2026-01-01';
       if (schema.format === 'uri' || schema.format === 'url') return 'https://example.com';
       if (schema.format === 'email') return 'user@example.com';
-      const minLength = typeof schema.minLength === 'number' ? schema.minLength : 0;
+      const minLength = typeof schema.minLength === 'number' ? Math.min(schema.minLength, 10_000) : 0;
       return 'example'.padEnd(minLength, 'x');
     }
     case 'integer':
