@@ -1,13 +1,9 @@
+import type { CompletionUsage } from 'openai/resources/completions';
 import { createUsageFromTotals, readCount, type Usage } from '../../core/usage.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 
-export interface OpenAIChatUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number };
-  completion_tokens_details?: { reasoning_tokens?: number };
-}
+/** The SDK's own `CompletionUsage` (a type-only import, erased from the build). */
+export type OpenAIChatUsage = CompletionUsage;
 
 /** `usage` → core. Input includes cached tokens, output includes reasoning tokens. */
 export function convertOpenAIChatUsage(usage: unknown): Usage {

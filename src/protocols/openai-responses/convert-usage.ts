@@ -1,14 +1,12 @@
+import type { ResponseUsage } from 'openai/resources/responses/responses';
 import { createUsageFromTotals, readCount, type Usage } from '../../core/usage.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 
-/** `ResponseUsage` (PROTOCOLS.md §3.3): input includes cached tokens, output includes reasoning. */
-export interface OpenAIResponsesUsage {
-  input_tokens: number;
-  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
-  output_tokens: number;
-  output_tokens_details: { reasoning_tokens: number };
-  total_tokens: number;
-}
+/**
+ * `ResponseUsage` (docs/protocols.md §3.3): input includes cached tokens, output includes reasoning.
+ * The SDK's own type (a type-only import, erased from the build), so a field it requires cannot go missing.
+ */
+export type OpenAIResponsesUsage = ResponseUsage;
 
 /** `usage` → core. Input includes cached tokens, output includes reasoning tokens. */
 export function convertOpenAIResponsesUsage(usage: unknown): Usage {
@@ -25,17 +23,18 @@ export function convertOpenAIResponsesUsage(usage: unknown): Usage {
   });
 }
 
-/** Core → Responses `usage`; counts the upstream did not report are 0 (the SDK types them as numbers). */
+/**
+ * Core → Responses `usage`; counts the upstream did not report are 0: the SDKs type every one,
+ * `cache_write_tokens` included, as a required number, and openai-python rejects a usage without it.
+ */
 export function toOpenAIResponsesUsage(usage: Usage): OpenAIResponsesUsage {
   const inputTokens = usage.input.total ?? 0;
   const outputTokens = usage.output.total ?? 0;
-  const wire: OpenAIResponsesUsage = {
+  return {
     input_tokens: inputTokens,
-    input_tokens_details: { cached_tokens: usage.input.cacheRead ?? 0 },
+    input_tokens_details: { cached_tokens: usage.input.cacheRead ?? 0, cache_write_tokens: usage.input.cacheWrite ?? 0 },
     output_tokens: outputTokens,
     output_tokens_details: { reasoning_tokens: usage.output.reasoning ?? 0 },
     total_tokens: inputTokens + outputTokens,
   };
-  if (usage.input.cacheWrite !== undefined) wire.input_tokens_details.cache_write_tokens = usage.input.cacheWrite;
-  return wire;
 }

@@ -13,7 +13,7 @@ import { toOpenAIResponsesStatus } from './map-finish-reason.js';
 import { createStreamItem, createStreamItemWriter, type StreamItem } from './write-stream-item.js';
 
 /**
- * Stream parts → Responses events (PROTOCOLS.md §3.4, §8): `response.created`, `response.in_progress`,
+ * Stream parts → Responses events (docs/protocols.md §3.4, §8): `response.created`, `response.in_progress`,
  * then one output item at a time, then `response.completed` / `response.incomplete` with the full
  * Response, or `error` + `response.failed`. Every event has `event:` equal to `data.type` and a
  * `sequence_number` from 0, since the SDK's strict `responses.stream()` checks them.
@@ -193,7 +193,7 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
       case 'error': {
         const wire = (encodeOpenAIError(part.error).body as { error: { message: string; type: string; param: string | null; code: string | null } }).error;
         emit('error', { code: wire.code ?? wire.type, message: wire.message, param: wire.param });
-        return fail({ status: 'failed', output, usage, error: { code: wire.code ?? 'server_error', message: wire.message } });
+        return fail({ status: 'failed', output, usage, error: { code: toResponseErrorCode(wire.code), message: wire.message } });
       }
       default: {
         const unexpected: never = part;
@@ -223,4 +223,14 @@ export function createOpenAIResponsesStreamEncoder(context: ResponseContext): St
     // A comment, never an event: the SDK's stream helper throws on event types it does not know.
     keepAlive: () => SSE_KEEP_ALIVE_COMMENT,
   };
+}
+
+/**
+ * `Response.error.code` is a closed set in the SDKs' types (openai-python rejects other values):
+ * a code outside it becomes `server_error`, and the `error` event before it keeps the precise one.
+ */
+const RESPONSE_ERROR_CODES: ReadonlySet<string> = new Set(['server_error', 'rate_limit_exceeded', 'invalid_prompt']);
+
+function toResponseErrorCode(code: string | null): string {
+  return code !== null && RESPONSE_ERROR_CODES.has(code) ? code : 'server_error';
 }
