@@ -1,13 +1,19 @@
 import chalk from 'chalk';
 import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../config/config-error.js';
-import { defaultConfigPath, resolveSwitchyardHome } from '../config/paths.js';
+import { defaultConfigPath, recoveriesDirectory, resolveSwitchyardHome } from '../config/paths.js';
 import { createLogger } from '../server/create-logger.js';
 import { startServer } from '../server/start-server.js';
-import { recoveriesDirectory } from '../config/paths.js';
 import { openRecoveryStore } from '../recoveries/recovery-store.js';
 import { RecoveryStoreError } from '../recoveries/recovery-store-error.js';
-import type { ServeOptions } from './serve-command.js';
+
+/** The options of `gateway serve`, as commander hands them over. */
+export interface ServeOptions {
+  host?: string;
+  port?: string;
+  config?: string;
+  quiet?: boolean;
+}
 
 /** `gateway serve`: returns the exit code once the server has stopped. */
 export async function runServe(options: ServeOptions): Promise<number> {

@@ -1,11 +1,5 @@
 import type { Command } from 'commander';
-
-export interface ServeOptions {
-  host?: string;
-  port?: string;
-  config?: string;
-  quiet?: boolean;
-}
+import type { ServeOptions } from './run-serve.js';
 
 export function registerServeCommand(program: Command): void {
   program

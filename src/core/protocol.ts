@@ -1,7 +1,9 @@
-/** The four wire protocols the gateway serves and calls. */
-export type Protocol = 'openai-chat' | 'anthropic-messages' | 'openai-responses' | 'gemini';
-
-export const PROTOCOLS: readonly Protocol[] = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'];
+/**
+ * A wire protocol's id (`openai-chat`, `anthropic-messages`, `openai-responses`, `gemini`, …).
+ * Which ids exist is the registry's to say (`protocols/registry.ts`), checked where an id comes
+ * in (the config, a route): core code passes ids along and never switches over them.
+ */
+export type Protocol = string;
 
 /**
  * Data that only the same protocol can use again (thinking signatures, Gemini thoughtSignature,
@@ -9,7 +11,3 @@ export const PROTOCOLS: readonly Protocol[] = ['openai-chat', 'anthropic-message
  * ignore it.
  */
 export type ProtocolMetadata = Partial<Record<Protocol, Record<string, unknown>>>;
-
-export function isProtocol(value: unknown): value is Protocol {
-  return typeof value === 'string' && (PROTOCOLS as readonly string[]).includes(value);
-}

@@ -1,6 +1,6 @@
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
+import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import { isJsonObject } from '../protocols/read-fields.js';
-import { createUpstreamAuthHeaders } from '../providers/upstream-auth-headers.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import { MOCK_MODEL_IDS } from '../providers/mock/mock-models.js';
 
@@ -22,7 +22,7 @@ export interface ModelCatalog {
 
 const REFRESH_INTERVAL_MS = 10 * 60 * 1000;
 
-export function createModelCatalog(options: { upstream: UpstreamClient; now: () => number; onError?: (provider: string, error: unknown) => void }): ModelCatalog {
+export function createModelCatalog(options: { upstream: UpstreamClient; protocols: ProtocolRegistry; now: () => number; onError?: (provider: string, error: unknown) => void }): ModelCatalog {
   const discovered = new Map<string, { models: string[]; fetchedAt: number; created: number }>();
   const inFlight = new Set<string>();
 
@@ -40,12 +40,12 @@ export function createModelCatalog(options: { upstream: UpstreamClient; now: () 
 
   const discover = async (provider: ProviderConfig): Promise<void> => {
     if (provider.type === 'mock') return;
-    const path = provider.type === 'gemini' ? '/v1beta/models?pageSize=1000' : provider.type === 'anthropic-messages' ? '/v1/models?limit=1000' : '/models';
+    const protocol = options.protocols.get(provider.type);
     const response = await options.upstream.send({
       baseURL: provider.baseURL,
-      path,
+      path: protocol.upstreamModelsPath,
       method: 'GET',
-      headers: Object.assign(createUpstreamAuthHeaders(provider.type, provider.apiKey), provider.headers),
+      headers: Object.assign(protocol.upstreamAuthHeaders(provider.apiKey), provider.headers),
       timeoutMs: 15_000,
     });
     const text = await response.body.text();

@@ -1,18 +1,13 @@
 import type { Protocol } from '../core/protocol.js';
-import { anthropicMessagesCodec } from './anthropic-messages/codec.js';
-import { geminiCodec } from './gemini/codec.js';
-import { openAIChatCodec } from './openai-chat/codec.js';
-import { openAIResponsesCodec } from './openai-responses/codec.js';
 import type { ProtocolCodec } from './protocol-codec.js';
+import { BUILT_IN_PROTOCOLS } from './registry.js';
 
-/** The codec of each protocol: four codecs serve all sixteen client × upstream pairs. */
-const CODECS: Record<Protocol, ProtocolCodec> = {
-  'openai-chat': openAIChatCodec,
-  'anthropic-messages': anthropicMessagesCodec,
-  'openai-responses': openAIResponsesCodec,
-  gemini: geminiCodec,
-};
-
+/**
+ * The codec of a built-in protocol, for code that works with the built-in ones alone (tests, the
+ * codec benchmark). A server reads the codecs of its own registry.
+ */
 export function getCodec(protocol: Protocol): ProtocolCodec {
-  return CODECS[protocol];
+  const descriptor = BUILT_IN_PROTOCOLS.find((entry) => entry.id === protocol);
+  if (!descriptor) throw new Error(`Unknown protocol '${protocol}'.`);
+  return descriptor.codec;
 }

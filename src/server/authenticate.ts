@@ -1,16 +1,49 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { KeyConfig } from '../config/config-types.js';
 import { GatewayError } from '../core/gateway-error.js';
+import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 
-/** Where clients put their key: Bearer (OpenAI, recoveries), x-api-key (Anthropic), x-goog-api-key or ?key= (Gemini). */
-export function extractApiKey(header: (name: string) => string | null | undefined, query: () => URLSearchParams): string | undefined {
+/** Where the protocols' clients put their key, besides `Authorization: Bearer` (OpenAI's, and the recoveries API's). */
+export interface KeyPlaces {
+  headers: readonly string[];
+  query: readonly string[];
+  /** How a client is told where to send its key. */
+  hint: string;
+}
+
+export function keyPlacesOf(protocols: readonly ProtocolDescriptor[]): KeyPlaces {
+  const headers = new Set<string>();
+  const query = new Set<string>();
+  const named: string[] = [];
+  for (const protocol of protocols) {
+    const place = protocol.clientKey;
+    if (place?.headers?.length) named.push(place.headers[0]);
+    for (const name of place?.headers ?? []) headers.add(name);
+    if (place?.query !== undefined) query.add(place.query);
+  }
+  const hint = `Missing API key. Send it as "Authorization: Bearer <key>"${named.length > 0 ? ` (or ${named.join(' / ')})` : ''}.`;
+  return { headers: [...headers], query: [...query], hint };
+}
+
+/** The key of a request: any route reads every protocol's place, as clients are not always sure of theirs. */
+export function extractApiKey(header: (name: string) => string | null | undefined, query: () => URLSearchParams, places: KeyPlaces): string | undefined {
   const authorization = header('authorization');
   if (authorization) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
     if (match) return match[1].trim();
   }
+  for (const name of places.headers) {
+    const value = header(name);
+    if (value != null) return value;
+  }
   // The query is parsed only when no header carried a key (REST clients of Gemini).
-  return header('x-api-key') ?? header('x-goog-api-key') ?? header('x-vendorc-api-key') ?? query().get('key') ?? undefined;
+  if (places.query.length === 0) return undefined;
+  const parameters = query();
+  for (const name of places.query) {
+    const value = parameters.get(name);
+    if (value !== null) return value;
+  }
+  return undefined;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -28,13 +61,13 @@ export interface Authenticator {
  * once here), so neither content nor length leaks; with none (local mode), any non-empty key
  * passes and is its own user, named by a digest so the key itself is never stored.
  */
-export function createAuthenticator(keys: readonly KeyConfig[]): Authenticator {
+export function createAuthenticator(keys: readonly KeyConfig[], missingKeyMessage: string): Authenticator {
   const configured = keys.map((entry) => ({ digest: digest(entry.key), user: entry.user }));
   const localUsers = new Map<string, string>();
   return {
     authenticate(key) {
       if (!key) {
-        throw new GatewayError('authentication', 'Missing API key. Send it as "Authorization: Bearer <key>" (or x-api-key / x-goog-api-key).');
+        throw new GatewayError('authentication', missingKeyMessage);
       }
       if (configured.length === 0) {
         let user = localUsers.get(key);

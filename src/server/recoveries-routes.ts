@@ -1,5 +1,6 @@
 import type { H3, H3Event } from 'h3';
 import type { Gateway } from '../gateway/create-gateway.js';
+import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import {
   deleteAllRecoveriesResponse,
   deleteRecoveryResponse,
@@ -13,15 +14,18 @@ import { readJsonBody } from './read-request-body.js';
 import type { AuthenticateRequest } from './request-auth.js';
 import { errorResponse, jsonResponse } from './to-http-response.js';
 
-/** The recoveries API of the spec; every record belongs to the user of the key. */
-export function registerRecoveriesRoutes(app: H3, gateway: Gateway, store: RecoveryStore, authenticate: AuthenticateRequest): void {
+/**
+ * The recoveries API; every record belongs to the user of the key. It belongs to no protocol:
+ * errors come in the envelope of `errors` (the registry's first protocol).
+ */
+export function registerRecoveriesRoutes(app: H3, gateway: Gateway, store: RecoveryStore, authenticate: AuthenticateRequest, errors: ProtocolDescriptor): void {
   const handle = (run: (event: H3Event, user: string) => Promise<RecoveriesApiResponse>) => async (event: H3Event) => {
     try {
       const { user } = authenticate(event);
       const response = await run(event, user);
       return jsonResponse(event, response.body, response.status);
     } catch (error) {
-      return errorResponse(event, 'openai-chat', error);
+      return errorResponse(event, errors, error);
     }
   };
   const id = (event: H3Event) => decodeURIComponent(event.url.pathname.slice('/v1/recoveries/'.length));

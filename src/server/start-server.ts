@@ -1,4 +1,3 @@
-import type { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
 import { listen } from 'listhen';
 import type { GatewayConfig } from '../config/config-types.js';
@@ -8,8 +7,10 @@ import type { RecoverySink } from '../gateway/recovery-sink.js';
 import { createStoreRecoverySink } from '../gateway/store-recovery-sink.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import type { GatewayLogger } from '../gateway/run-generation.js';
+import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
+import { ProtocolRegistry } from '../protocols/protocol-registry.js';
+import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
 import { createApp } from './create-app.js';
-import { registerRecoveriesRoutes } from './recoveries-routes.js';
 
 export interface RunningServer {
   url: string;
@@ -34,20 +35,16 @@ export interface StartServerOptions {
   port?: number;
   /** Reload the config when this file changes. */
   watch?: { path: string; explicit: boolean };
-  register?: (app: H3, gateway: Gateway) => void;
+  /** The protocols served and called (default: the built-in ones, `protocols/registry.ts`). */
+  protocols?: readonly ProtocolDescriptor[];
 }
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const protocols = new ProtocolRegistry(options.protocols ?? BUILT_IN_PROTOCOLS);
+  checkProviderTypes(options.config, protocols);
   const recoveries = options.recoveries ?? createStoreRecoverySink(options.recoveryStore);
-  const gateway = createGateway({ config: options.config, recoveries, logger: options.logger });
-  const app = createApp({
-    gateway,
-    logger: options.logger,
-    register: (h3, authenticate) => {
-      registerRecoveriesRoutes(h3, gateway, options.recoveryStore, authenticate);
-      options.register?.(h3, gateway);
-    },
-  });
+  const gateway = createGateway({ config: options.config, recoveries, logger: options.logger, protocols });
+  const app = createApp({ gateway, logger: options.logger, protocols, recoveryStore: options.recoveryStore });
   const host = options.host ?? options.config.server.host;
   const requestedPort = options.port ?? options.config.server.port;
   const listener = await listen(toNodeHandler(app), {
@@ -65,6 +62,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     ? watchConfig({
         path: options.watch.path,
         explicit: options.watch.explicit,
+        protocols: protocols.descriptors,
         onChange: (config) => {
           gateway.updateConfig(config);
           options.logger.info(`config reloaded from ${options.watch!.path}`);
@@ -93,4 +91,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** A config parsed for other protocols than the server's cannot route to them. */
+function checkProviderTypes(config: GatewayConfig, protocols: ProtocolRegistry): void {
+  for (const provider of config.providers) {
+    if (provider.type !== 'mock' && protocols.find(provider.type) === undefined) {
+      throw new Error(`providers.${provider.id}.type: no protocol '${provider.type}' is served (known: ${protocols.descriptors.map((protocol) => protocol.id).join(', ')}).`);
+    }
+  }
 }

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { HTTPResponse, type H3Event } from 'h3';
 import { toGatewayError } from '../core/gateway-error.js';
-import type { Protocol } from '../core/protocol.js';
 import type { GenerationOutput } from '../gateway/run-generation.js';
 import { renderError } from '../gateway/render-error.js';
-import { getCodec } from '../protocols/codecs.js';
+import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import { streamBodyReadable } from './stream-body-readable.js';
 
 /**
@@ -61,8 +60,8 @@ export function toHTTPResponse(event: H3Event, output: GenerationOutput): HTTPRe
 }
 
 /** Any error, in the envelope of the protocol the client speaks. Internal details stay in the log. */
-export function errorResponse(event: H3Event, protocol: Protocol, error: unknown): HTTPResponse {
-  const rendered = renderError(getCodec(protocol), toGatewayError(error));
+export function errorResponse(event: H3Event, protocol: ProtocolDescriptor, error: unknown): HTTPResponse {
+  const rendered = renderError(protocol.codec, toGatewayError(error));
   return new HTTPResponse(rendered.body, { status: rendered.status, headers: requestIdHeaders(event, rendered.headers) });
 }
 
