@@ -124,7 +124,7 @@ describe('OpenAI Chat Completions against the mock models', () => {
     });
     const error = await client.chat.completions.create({ model: 'mock-fail', messages: [{ role: 'user', content: '429' }] }).catch((caught) => caught);
     expect(error).toBeInstanceOf(OpenAI.RateLimitError);
-    expect(error.message).toContain('HTTP 429');
+    expect(error.message).toContain('mock-fail failed as asked (rate_limit)');
   });
 
   it('stops at max_completion_tokens with finish_reason length', async () => {
@@ -146,7 +146,7 @@ describe('OpenAI Chat Completions against the mock models', () => {
     const response = await fetch(`${gateway.url}/v1/models`);
     const body = (await response.json()) as any;
     expect(body.object).toBe('list');
-    expect(body.data.map((model: { id: string }) => model.id)).toEqual(['mock-echo', 'mock-lorem', 'mock-slow', 'mock-tools', 'mock-fail']);
+    expect(body.data.map((model: { id: string }) => model.id)).toEqual(['mock-echo', 'mock-lorem', 'mock-slow', 'mock-tools', 'mock-cut', 'mock-fail']);
     expect(body.data[0]).toEqual({ id: 'mock-echo', object: 'model', created: expect.any(Number), owned_by: 'mock' });
     const listed = [];
     for await (const model of client.models.list()) listed.push(model.id);

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-const MOCK_MODELS = ['mock-echo', 'mock-lorem', 'mock-slow', 'mock-tools', 'mock-fail'];
+const MOCK_MODELS = ['mock-echo', 'mock-lorem', 'mock-slow', 'mock-tools', 'mock-cut', 'mock-fail'];
 
 describe('model lists in each SDK', () => {
   it('the Anthropic SDK pages through /v1/models', async () => {

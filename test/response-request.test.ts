@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../src/core/generate-request.js';
-import type { Protocol } from '../src/core/protocol.js';
+import type { UpstreamProtocol as Protocol } from './helpers/fake-protocol-upstream.js';
 import type { StreamPart } from '../src/core/stream-part.js';
 import { getCodec } from '../src/protocols/codecs.js';
 import { requestWithoutConversation, type ResponseContext, type ResponseRequest } from '../src/protocols/protocol-codec.js';

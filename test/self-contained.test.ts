@@ -47,7 +47,7 @@ function pathsOutside(file: string, text: string, root: string): string[] {
   return found;
 }
 
-/** Upper-case Markdown names (`NOTES.md`) mentioned in a file, which must be documents we hold. */
+/** Upper-case Markdown names (`README.md`) mentioned in a file, which must be documents we hold. */
 function mentionedDocuments(text: string): string[] {
   return [...text.matchAll(/\b([A-Z][A-Z0-9_-]*\.md)\b/g)].map((match) => match[1]!);
 }
@@ -86,7 +86,7 @@ describe('the repository stands on its own', () => {
     // The same text one folder higher climbs out twice.
     expect(pathsOutside('test/a.test.ts', probe, root)).toEqual([`${up(4)}elsewhere`, `${up(2)}test`]);
     const guide = ['GUIDE', 'md'].join('.');
-    expect(mentionedDocuments(`see ${['NOTES', 'md'].join('.')} and ${guide}, not notes.md`)).toEqual(['NOTES.md', guide]);
+    expect(mentionedDocuments(`see ${['NOTES', 'md'].join('.')} and ${guide}, not notes.md`)).toEqual([['NOTES', 'md'].join('.'), guide]);
     expect(citedProtocolSections('(docs/protocols.md §2.5, §7.7) and docs/protocols.md §0')).toEqual(['2.5', '7.7', '0']);
   });
 

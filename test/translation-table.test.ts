@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROTOCOLS, type Protocol } from '../src/core/protocol.js';
+import { UPSTREAM_PROTOCOLS as PROTOCOLS, type UpstreamProtocol as Protocol } from './helpers/fake-protocol-upstream.js';
 import { RESPONSE_FEATURES } from './helpers/response-features.js';
 import { readTranslationDoc, UPSTREAM_COLUMNS, warningTextPattern, type DocCell } from './helpers/translation-doc.js';
 import { combineProbeBodies, FEATURE_PROBES } from './helpers/translation-probes.js';

@@ -91,7 +91,7 @@ describe.each(AI_SDK_CLIENT_NAMES)('%s', (clientName) => {
       const expected = readUsageDetails(upstreamProtocol, CACHED_USAGE_FILES[upstreamProtocol]);
       expect(usage.inputTokens).toBe(expected.input);
       expect(usage.inputTokenDetails.cacheReadTokens).toBe(expected.cacheRead);
-      // Gemini has no count of cache writes (PROTOCOLS.md §7.6): there they are plain input.
+      // Gemini has no count of cache writes (docs/protocols.md §7.6): there they are plain input.
       expect(usage.inputTokenDetails.cacheWriteTokens ?? 0).toBe(client.protocol === 'gemini' ? 0 : (expected.cacheWrite ?? 0));
       expect(usage.outputTokens).toBe(expected.output);
       expect(usage.outputTokenDetails.reasoningTokens ?? 0).toBe(expected.reasoning ?? 0);

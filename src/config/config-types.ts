@@ -16,6 +16,12 @@ export interface ProviderConfig {
   forwardClientKey: boolean;
   /** Upstream headers and body timeout. */
   timeoutMs: number;
+  /**
+   * What to do with the upstream when the client goes away: `drain` keeps reading it into a
+   * recovery record (tokens that cost money), `cancel` stops it (a local GPU is freed for the next
+   * request). Unset: `recoveries.onDisconnect`.
+   */
+  onDisconnect?: DisconnectPolicy;
   /** Mock provider options. */
   mock?: MockOptions;
 }

@@ -1,12 +1,13 @@
 import type { Protocol } from '../core/protocol.js';
+import type { DisconnectPolicy } from './config-types.js';
 
 export interface ProviderPreset {
   type: Protocol;
   baseURL: string;
   /** The environment variable that creates this provider when set. */
   apiKeyEnv?: readonly string[];
-  /** Local servers need no key. */
-  keyOptional?: boolean;
+  /** Local GPU servers cancel a generation nobody reads; paid APIs leave it to `recoveries.onDisconnect` (drain). */
+  onDisconnect?: DisconnectPolicy;
 }
 
 /**
@@ -23,9 +24,9 @@ export const PROVIDER_PRESETS: Record<string, ProviderPreset> = {
   mistral: { type: 'openai-chat', baseURL: 'https://api.mistral.ai/v1' },
   together: { type: 'openai-chat', baseURL: 'https://api.together.xyz/v1' },
   xai: { type: 'openai-chat', baseURL: 'https://api.x.ai/v1' },
-  ollama: { type: 'openai-chat', baseURL: 'http://127.0.0.1:11434/v1', keyOptional: true },
-  lmstudio: { type: 'openai-chat', baseURL: 'http://127.0.0.1:1234/v1', keyOptional: true },
-  vllm: { type: 'openai-chat', baseURL: 'http://127.0.0.1:8000/v1', keyOptional: true },
+  ollama: { type: 'openai-chat', baseURL: 'http://127.0.0.1:11434/v1', onDisconnect: 'cancel' },
+  lmstudio: { type: 'openai-chat', baseURL: 'http://127.0.0.1:1234/v1', onDisconnect: 'cancel' },
+  vllm: { type: 'openai-chat', baseURL: 'http://127.0.0.1:8000/v1', onDisconnect: 'cancel' },
 };
 
 /** Providers created from environment variables, in this order, when the config has none of that id. */

@@ -60,5 +60,3 @@ export type StreamPart =
       protocolMetadata?: ProtocolMetadata;
     }
   | { type: 'error'; error: GatewayError };
-
-export type StreamPartType = StreamPart['type'];

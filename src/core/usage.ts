@@ -1,6 +1,6 @@
 /**
  * Token usage. Input `total` includes cached tokens; output `total` includes reasoning tokens
- * (PROTOCOLS.md §7.6). A count the upstream did not report stays undefined.
+ * (docs/protocols.md §7.6). A count the upstream did not report stays undefined.
  */
 export interface Usage {
   input: { total?: number; noCache?: number; cacheRead?: number; cacheWrite?: number };
@@ -11,10 +11,6 @@ export interface Usage {
 
 export function createEmptyUsage(): Usage {
   return { input: {}, output: {} };
-}
-
-export function totalTokens(usage: Usage): number {
-  return (usage.input.total ?? 0) + (usage.output.total ?? 0);
 }
 
 /**

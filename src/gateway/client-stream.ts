@@ -65,7 +65,7 @@ export function createClientStream(options: ClientStreamOptions): ClientStream {
  * On a chunked Node response it frames the chunks itself. Node frames each write as four socket
  * writes (size, line end, data, line end), queued under a cork and sent together as one `writev`:
  * bookkeeping of about 1.7 KB per event, the largest allocation of a stream, and about 5 % of a
- * translated stream's CPU (bench/NOTES.md, eleventh pass). Framed here, an event is one string and
+ * translated stream's CPU (bench/FINDINGS.md). Framed here, an event is one string and
  * one socket write, and the stream ends with the last chunk (`0`), which Node then leaves out.
  * `chunkedEncoding` is the response's own switch for its framing (typed in @types/node, not in
  * Node's docs): a test reads the bytes on the wire, so a Node that framed again would fail it.
@@ -190,7 +190,7 @@ function tick(stream: SinkClientStream): void {
  * Writes `chunk` and sends it at once. Node corks a response's socket on a write and uncorks it on
  * the next tick, to send a tick's writes together; a stream writes once per upstream read, so the
  * cork only held its event back behind the rest of the read's work (the collector, the rest of
- * undici's parse), and the client's wake-up came later (bench/NOTES.md, fifth pass). Only the cork
+ * undici's parse), and the client's wake-up came later (bench/FINDINGS.md). Only the cork
  * this write added is taken off, never one somebody else holds; Node's own uncork on the next tick
  * then finds nothing to do.
  */

@@ -1,7 +1,7 @@
 import type { StreamCollector } from '../core/collect-stream.js';
 import type { Usage } from '../core/usage.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
-import { parseUpstreamJson, type OpenedUpstream } from './open-upstream.js';
+import { parseUpstreamJson, type OpenedUpstream } from './open-attempt.js';
 
 export interface JsonResponse {
   body: string | Buffer;
@@ -21,7 +21,10 @@ export async function collectJsonResponse(
 ): Promise<JsonResponse> {
   if (opened.kind === 'json') {
     if (opened.passthrough) {
-      return { body: opened.body, usage: () => opened.upstreamCodec.decodeResponse(parseUpstreamJson(opened.body)).usage };
+      // Parsed even though the bytes go on as they are: a body cut short must not reach the client
+      // as a 200 (and the log reads its usage from the same parse).
+      const parsed = parseUpstreamJson(opened.body);
+      return { body: opened.body, usage: () => opened.upstreamCodec.decodeResponse(parsed).usage };
     }
     const response = opened.upstreamCodec.decodeResponse(parseUpstreamJson(opened.body));
     return { body: JSON.stringify(codec.encodeResponse(response, context)), usage: () => response.usage };
@@ -29,9 +32,9 @@ export async function collectJsonResponse(
   await opened.source.run((parts) => {
     for (const part of parts) collector.add(part);
   });
+  // A failure is an error response, whatever came before it: the partial answer goes to the record.
   const failure = collector.error();
-  // A failure before any content is an error response; after some, the partial answer is kept.
-  if (failure && collector.result().choices.every((choice) => choice.content.length === 0)) throw failure;
+  if (failure) throw failure;
   const response = collector.result();
   return { body: JSON.stringify(codec.encodeResponse(response, context)), usage: () => response.usage };
 }

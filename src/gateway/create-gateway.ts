@@ -1,7 +1,12 @@
 import type { GatewayConfig } from '../config/config-types.js';
+import { ProtocolRegistry } from '../protocols/protocol-registry.js';
+import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
 import { createUpstreamClient, type UpstreamClient } from '../providers/upstream-client.js';
 import { createInflightRegistry } from './inflight.js';
 import { createModelCatalog, type CatalogModel } from './model-catalog.js';
+import type { GenerationObserver } from './generation-outcome.js';
+import { createLogLineObserver } from './log-line-observer.js';
+import { createRecoveryObserver } from './recovery-observer.js';
 import type { RecoverySink } from './recovery-sink.js';
 import { runGeneration, type GatewayLogger, type GenerationInput, type GenerationOutput } from './run-generation.js';
 
@@ -20,20 +25,27 @@ export function createGateway(options: {
   config: GatewayConfig;
   recoveries: RecoverySink;
   logger: GatewayLogger;
+  /** The protocols the config's providers speak (default: the built-in ones). */
+  protocols?: ProtocolRegistry;
+  /** Told how each generation went, after the log line and the recoveries. */
+  observers?: readonly GenerationObserver[];
   upstream?: UpstreamClient;
   now?: () => number;
 }): Gateway {
   let config = options.config;
   const now = options.now ?? Date.now;
   const upstream = options.upstream ?? createUpstreamClient();
+  const protocols = options.protocols ?? new ProtocolRegistry(BUILT_IN_PROTOCOLS);
   const inflight = createInflightRegistry();
   const catalog = createModelCatalog({
     upstream,
+    protocols,
     now,
     onError: (provider, error) => options.logger.warn(`could not list the models of provider '${provider}': ${(error as Error).message ?? String(error)}`),
   });
   catalog.refresh(config);
-  const deps = { getConfig: () => config, upstream, catalog, recoveries: options.recoveries, inflight, logger: options.logger, now };
+  const observers = [createLogLineObserver(options.logger), createRecoveryObserver(options.recoveries), ...(options.observers ?? [])];
+  const deps = { getConfig: () => config, protocols, upstream, catalog, inflight, observers, logger: options.logger, now };
   return {
     generate: (input) => runGeneration(deps, input),
     listModels() {

@@ -1,4 +1,5 @@
 import type { GatewayError } from '../core/gateway-error.js';
+import { redactGatewayError } from '../core/redact-secrets.js';
 import type { StreamPart } from '../core/stream-part.js';
 import type { StreamDecoder } from '../protocols/protocol-codec.js';
 import type { UpstreamBody } from '../providers/upstream-client.js';
@@ -13,8 +14,14 @@ export interface PartSource {
 }
 
 /** An upstream SSE body decoded event by event as it arrives, for a client of another protocol. */
-export function createSseSource(options: { body: UpstreamBody; decoder: StreamDecoder; failure: (error: unknown) => GatewayError }): PartSource {
-  return new SseSource(options.body, options.decoder, options.failure);
+export function createSseSource(options: {
+  body: UpstreamBody;
+  decoder: StreamDecoder;
+  failure: (error: unknown) => GatewayError;
+  /** Keys to blank out of an upstream's error event (which may quote one) before anyone sees it. */
+  secrets: () => readonly string[];
+}): PartSource {
+  return new SseSource(options.body, options.decoder, options.failure, options.secrets);
 }
 
 /** A class, not a factory of closures: a source lives as long as its stream (CONTRIBUTING.md, "Code"). */
@@ -22,18 +29,20 @@ class SseSource implements PartSource {
   #body: UpstreamBody;
   #decoder: StreamDecoder;
   #failure: (error: unknown) => GatewayError;
+  #secrets: () => readonly string[];
   /** The parts of the read being decoded. */
   #parts: StreamPart[] = [];
 
-  constructor(body: UpstreamBody, decoder: StreamDecoder, failure: (error: unknown) => GatewayError) {
+  constructor(body: UpstreamBody, decoder: StreamDecoder, failure: (error: unknown) => GatewayError, secrets: () => readonly string[]) {
     this.#body = body;
     this.#decoder = decoder;
     this.#failure = failure;
+    this.#secrets = secrets;
   }
 
   async run(onBatch: BatchHandler): Promise<void> {
     const parser = createSseParser((event) => {
-      for (const part of this.#decoder.decode(event)) this.#parts.push(part);
+      for (const part of this.#decoder.decode(event)) this.#keep(part);
     });
     try {
       await this.#body.consume((chunk) => {
@@ -44,8 +53,13 @@ class SseSource implements PartSource {
       throw this.#failure(error);
     }
     parser.end();
-    for (const part of this.#decoder.end()) this.#parts.push(part);
+    for (const part of this.#decoder.end()) this.#keep(part);
     await this.#flush(onBatch);
+  }
+
+  /** An upstream's error part is kept with every key blanked out of it. */
+  #keep(part: StreamPart): void {
+    this.#parts.push(part.type === 'error' ? { type: 'error', error: redactGatewayError(part.error, this.#secrets()) } : part);
   }
 
   /** Hands the parts decoded so far to `onBatch`, if there are any. */

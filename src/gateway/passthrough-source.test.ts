@@ -28,6 +28,8 @@ async function pass(pieces: string[], hide: boolean) {
   const source = createPassthroughSource({
     body: bodyOf(pieces),
     createDecoder: () => getCodec('openai-chat').createStreamDecoder(),
+    endsStream: getCodec('openai-chat').endsStream,
+    secrets: () => [],
     hidden: hide ? prepared.hideEvent : undefined,
     failure: (error) => new GatewayError('upstream_error', String(error)),
   });
@@ -40,6 +42,42 @@ async function pass(pieces: string[], hide: boolean) {
 const splits = Array.from({ length: STREAM.length - 1 }, (_, at) => [STREAM.slice(0, at + 1), STREAM.slice(at + 1)]);
 
 describe('createPassthroughSource', () => {
+  it('hands on whole events only, wherever the reads are cut, and the same bytes in all', async () => {
+    for (const pieces of splits) {
+      const { text, writes } = await pass(pieces, false);
+      expect(text).toBe(STREAM);
+      for (const write of writes) expect(String(write).endsWith('\n\n')).toBe(true);
+    }
+  });
+
+  it('fails a stream that ends before its terminal event, and never hands on half an event', async () => {
+    const cuts: Array<[string, string]> = [
+      [chunk(0, 'Hel') + chunk(1, 'lo'), 'Hello'],
+      [chunk(0, 'Hel') + chunk(1, 'lo').slice(0, 30), 'Hel'],
+      [STREAM.slice(0, STREAM.indexOf(finish) + 20), 'Hello'],
+    ];
+    for (const [cut, kept] of cuts) {
+      const written: string[] = [];
+      const source = createPassthroughSource({
+        body: bodyOf([cut]),
+        createDecoder: () => getCodec('openai-chat').createStreamDecoder(),
+        endsStream: getCodec('openai-chat').endsStream,
+        secrets: () => [],
+        failure: (error) => new GatewayError('upstream_error', String(error)),
+      });
+      const failure = await source.run((bytes) => void written.push(String(bytes))).then(() => undefined, (error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'upstream_error', status: 502 });
+      expect(written.join('')).toBe(cut.slice(0, cut.lastIndexOf('\n\n') + 2));
+      // The tap keeps what came, for the record.
+      expect(source.tap.result().choices[0].content).toEqual([{ type: 'text', text: kept }]);
+    }
+  });
+
+  it('takes a finish_reason without [DONE] as complete, and a last event without its blank line', async () => {
+    expect((await pass([chunk(0, 'Hi') + finish + usage], false)).text).toBe(chunk(0, 'Hi') + finish + usage);
+    expect((await pass([STREAM.slice(0, -1)], false)).text).toBe(STREAM);
+  });
+
   it('forwards the upstream bytes untouched, and decodes them only when asked', async () => {
     const { text, writes, tap } = await pass([STREAM], false);
     expect(text).toBe(STREAM);

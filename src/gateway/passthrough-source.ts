@@ -1,8 +1,10 @@
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
 import { GatewayError } from '../core/gateway-error.js';
+import { holdsSecret, redactSecrets } from '../core/redact-secrets.js';
 import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
 import type { UpstreamBody } from '../providers/upstream-client.js';
 import { createSseParser, findLastEventEnd, parseSseEvents, type SseParser } from '../sse/parse-sse.js';
+import type { SseEvent } from '../sse/sse-event.js';
 import { formatSseEvent } from '../sse/write-sse.js';
 
 /**
@@ -19,6 +21,10 @@ export function createPassthroughSource(options: {
   body: UpstreamBody;
   /** Made only if the tap is ever decoded. */
   createDecoder: () => StreamDecoder;
+  /** The upstream protocol's completion rule (`ProtocolCodec.endsStream`). */
+  endsStream: (event: SseEvent) => boolean;
+  /** Keys to blank out of an upstream's error event (which may quote one) before anyone sees it. */
+  secrets: () => readonly string[];
   hidden?: HiddenEvents;
   failure: (error: unknown) => GatewayError;
 }): PassthroughSource {
@@ -26,31 +32,31 @@ export function createPassthroughSource(options: {
   return {
     tap,
     run: (onBytes) =>
-      forward(options.body, tap, options.hidden, onBytes).catch((error: unknown) => {
+      forward(options.body, tap, options, onBytes).catch((error: unknown) => {
         throw GatewayError.is(error) ? error : options.failure(error);
       }),
   };
 }
 
-/** Writes the upstream's bytes on as they arrive, keeping each in the tap. */
+/**
+ * Writes the upstream's bytes on as they arrive, keeping each in the tap. Bytes go out by whole
+ * events: a read that ends inside an event holds its rest back until the event's blank line comes,
+ * so that a stream cut inside an event never hands the client half an event, and hidden events can
+ * be told apart. At the end, the stream must have ended with its protocol's terminal event: if not,
+ * it throws the failure (the tap decodes what came, for the record), which the client then gets
+ * as an error event in its protocol.
+ */
 async function forward(
   body: UpstreamBody,
   tap: PassthroughTap,
-  hidden: HiddenEvents | undefined,
+  options: { endsStream: (event: SseEvent) => boolean; secrets: () => readonly string[]; hidden?: HiddenEvents },
   onBytes: (bytes: Buffer | string) => Promise<void> | void,
 ): Promise<void> {
-  if (!hidden) {
-    await body.consume((chunk) => {
-      // The client's bytes first, the tap's bookkeeping after.
-      const written = onBytes(chunk);
-      tap.push(chunk);
-      return written;
-    });
-    tap.end();
-    return;
-  }
-  // Hidden events are found by whole events: bytes are held until their event is complete.
+  const { hidden } = options;
   let held: Buffer | undefined;
+  // The last two pieces sent (whole events each): a complete stream's terminal event is in them.
+  let last: Buffer | undefined;
+  let beforeLast: Buffer | undefined;
   await body.consume((chunk) => {
     const bytes = held ? Buffer.concat([held, chunk]) : chunk;
     const end = findLastEventEnd(bytes);
@@ -58,19 +64,44 @@ async function forward(
       held = bytes;
       return undefined;
     }
-    const complete = end === bytes.length ? bytes : bytes.subarray(0, end);
+    const complete = withoutSecrets(end === bytes.length ? bytes : bytes.subarray(0, end), options.secrets);
     held = end === bytes.length ? undefined : bytes.subarray(end);
-    const shown = complete.includes(hidden.marker) ? withoutHidden(complete, hidden) : complete;
+    const shown = hidden && complete.includes(hidden.marker) ? withoutHidden(complete, hidden) : complete;
+    // The client's bytes first, the tap's bookkeeping after.
     const written = shown.length > 0 ? onBytes(shown) : undefined;
     tap.push(complete);
+    beforeLast = last;
+    last = complete;
     return written;
   });
-  if (held) {
-    const written = onBytes(held);
-    tap.push(held);
-    await written;
-  }
+  // What is left is an event cut short (or a bare JSON error, which Gemini writes unframed): decoded
+  // for the record, and reported to the client as an error event of its own protocol.
+  if (held) tap.push((held = withoutSecrets(held, options.secrets)));
   tap.end();
+  if (held === undefined && (endsWithTerminalEvent(last, options.endsStream) || endsWithTerminalEvent(beforeLast, options.endsStream))) return;
+  // The decoder has the last word: it names the upstream's own error, a cut event, or an early end.
+  const failure = tap.failure();
+  if (failure) throw failure;
+  // A whole last event that only lacked its blank line: the client gets it, with one.
+  if (held) await onBytes(held.at(-1) === 0x0a ? `${held.toString('utf8')}\n` : `${held.toString('utf8')}\n\n`);
+}
+
+/**
+ * `bytes` with every key blanked out. Only an error event quotes a key, and every protocol's error
+ * event names itself "error": bytes without the word are passed on as they are, unsearched.
+ */
+function withoutSecrets(bytes: Buffer, secrets: () => readonly string[]): Buffer {
+  if (!bytes.includes(ERROR_WORD)) return bytes;
+  const known = secrets();
+  return holdsSecret(bytes, known) ? Buffer.from(redactSecrets(bytes.toString('utf8'), known)) : bytes;
+}
+
+/** Whether one of the events in `piece` (whole events) ends the stream, looked for from the last. */
+function endsWithTerminalEvent(piece: Buffer | undefined, endsStream: (event: SseEvent) => boolean): boolean {
+  if (!piece) return false;
+  const events = parseSseEvents(piece);
+  for (let index = events.length - 1; index >= 0; index -= 1) if (endsStream(events[index])) return true;
+  return false;
 }
 
 /** The events of `bytes` (whole events) but the hidden ones, as SSE text. */
@@ -85,6 +116,8 @@ function withoutHidden(bytes: Buffer, hidden: HiddenEvents): string {
 interface PassthroughTap extends StreamCollector {
   push(bytes: Buffer): void;
   end(): void;
+  /** The stream's failure, decoding every byte to find it (`error` looks only where one may be). */
+  failure(): GatewayError | undefined;
 }
 
 /**
@@ -143,5 +176,6 @@ export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPend
     add: (part) => decodingOf().collector.add(part),
     result: () => catchUp().result(),
     error: () => (mayHoldError ? catchUp().error() : undefined),
+    failure: () => catchUp().error(),
   };
 }

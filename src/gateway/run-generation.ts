@@ -1,23 +1,25 @@
 import type { DisconnectPolicy, GatewayConfig } from '../config/config-types.js';
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
-import { invalidRequest, toGatewayError, type GatewayError } from '../core/gateway-error.js';
+import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Usage } from '../core/usage.js';
 import { formatWarnings, type Warning } from '../core/warning.js';
-import { formatRequestLine } from './format-request-line.js';
-import { getCodec } from '../protocols/codecs.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
+import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
+import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import type { JsonObject } from '../protocols/read-fields.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
-import { collectJsonResponse } from './collect-json-response.js';
 import type { ClientConnection } from './client-connection.js';
+import { collectJsonResponse } from './collect-json-response.js';
+import type { AttemptReport, GenerationObserver, GenerationOutcome } from './generation-outcome.js';
 import type { InflightRegistry } from './inflight.js';
+import { createInterruption, type Interruption } from './interruption.js';
 import type { ModelCatalog } from './model-catalog.js';
-import { createInterruption } from './interruption.js';
-import { openUpstream, type OpenedUpstream } from './open-upstream.js';
-import type { InterruptedReason, RecoverySink } from './recovery-sink.js';
+import { openAttempt, type OpenedUpstream } from './open-attempt.js';
+import { planGeneration, type GenerationAttempt, type GenerationPlan } from './plan-generation.js';
+import type { InterruptedReason } from './recovery-sink.js';
 import { renderError } from './render-error.js';
-import { resolveModel } from './route-model.js';
+import { requestSecrets } from './request-secrets.js';
 import { streamToClient, type StreamBody } from './stream-to-client.js';
 
 export interface GatewayLogger {
@@ -30,10 +32,12 @@ export interface GatewayLogger {
 
 export interface GatewayDeps {
   getConfig(): GatewayConfig;
+  protocols: ProtocolRegistry;
   upstream: UpstreamClient;
   catalog: ModelCatalog;
-  recoveries: RecoverySink;
   inflight: InflightRegistry;
+  /** Told how each generation went (the recoveries, the log line); never slow or break it. */
+  observers: readonly GenerationObserver[];
   logger: GatewayLogger;
   now(): number;
 }
@@ -68,117 +72,234 @@ export type GenerationOutput =
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
 
 /**
- * One generation request, start to end: decode, route, call the upstream (passthrough, translated
- * or mock), answer in the client's protocol, and keep a recovery record when it does not end
- * normally towards the client.
+ * One generation request, start to end: decode it, plan its attempts (pure), open them in order
+ * until one answers, answer in the client's protocol (a stream as it comes, or JSON), and hand the
+ * outcome to the observers.
  */
 export async function runGeneration(deps: GatewayDeps, input: GenerationInput): Promise<GenerationOutput> {
-  const started = deps.now();
-  const codec = getCodec(input.inbound);
-  const config = deps.getConfig();
-  let upstreamProtocol: Protocol | undefined;
+  const inbound = deps.protocols.get(input.inbound);
+  const run = new GenerationRun(deps, input, inbound);
+  let plan: GenerationPlan;
   try {
-    const { request, warnings: decodeWarnings, sameProtocolOnly } = codec.decodeRequest(input.body, { pathModel: input.pathModel, stream: input.pathStream });
-    const { provider, model } = resolveModel(request.model, config, (entry) => deps.catalog.modelsOf(entry), input.inbound);
-    if (sameProtocolOnly && provider.type !== input.inbound) throw invalidRequest(sameProtocolOnly.param, sameProtocolOnly.message);
-    // A passthrough forwards the client's body as it is: what decoding could not map still arrives.
-    const warnings: Warning[] = provider.type === input.inbound ? [] : [...decodeWarnings];
-    if ((request.n ?? 1) > 1 && provider.type !== 'openai-chat' && provider.type !== 'gemini' && provider.type !== 'mock') {
-      const field = input.inbound === 'gemini' ? 'generationConfig.candidateCount' : 'n';
-      throw invalidRequest(field, `${field} > 1 cannot be served by the ${provider.type} upstream of '${request.model}', which returns one choice.`);
-    }
-    upstreamProtocol = provider.type === 'mock' ? undefined : provider.type;
-    const context: ResponseContext = { requestId: input.requestId, created: Math.floor(started / 1000), model: request.model, request: codec.responseRequestOf(request) };
+    const decoded = inbound.codec.decodeRequest(input.body, { pathModel: input.pathModel, stream: input.pathStream });
+    plan = planGeneration({
+      inbound,
+      decoded,
+      body: input.body,
+      search: input.search,
+      config: run.config,
+      protocols: deps.protocols,
+      listed: (provider) => deps.catalog.modelsOf(provider),
+    });
+  } catch (error) {
+    // The request is wrong for every provider (a 400 or 404): nothing went upstream.
+    return run.refuse(toGatewayError(error));
+  }
+  try {
+    return await run.answer(plan, input);
+  } catch (error) {
+    // Nothing of the gateway's own should throw here; should it, the client gets a 500 and the log
+    // its cause, and whatever was opened is released.
+    return run.refuse(toGatewayError(error));
+  }
+}
+
+/**
+ * One generation as it runs, and its outcome once over. A class, not a factory of closures: it
+ * lives as long as the stream (CONTRIBUTING.md, "Code"), and it holds none of the client's parsed
+ * body (a record reads the bytes again).
+ */
+class GenerationRun implements GenerationOutcome {
+  readonly requestId: string;
+  readonly user: string;
+  readonly protocol: Protocol;
+  readonly startedAt: number;
+  readonly config: GatewayConfig;
+  model: string;
+  stream = false;
+  upstream: GenerationOutcome['upstream'];
+  readonly attempts: AttemptReport[] = [];
+  status = 0;
+  durationMs = 0;
+  warnings: readonly Warning[] = [];
+  error: GatewayError | undefined;
+  interrupted: InterruptedReason | undefined;
+
+  #deps: GatewayDeps;
+  #codec: ProtocolCodec;
+  #bodyBytes: Buffer;
+  #clientKey: string | undefined;
+  #context: ResponseContext | undefined;
+  /** What the response holds so far; a passthrough stream brings its own tap. */
+  #collector: StreamCollector | undefined;
+  /** The usage of a JSON answer, read from it only when asked. */
+  #usage: (() => Usage) | undefined;
+  /** A JSON answer's body, as the client got it. */
+  #answer: string | Buffer | undefined;
+  #interruption: Interruption | undefined;
+
+  constructor(deps: GatewayDeps, input: GenerationInput, inbound: ProtocolDescriptor) {
+    this.#deps = deps;
+    this.#codec = inbound.codec;
+    this.config = deps.getConfig();
+    this.startedAt = deps.now();
+    this.requestId = input.requestId;
+    this.user = input.user;
+    this.protocol = inbound.id;
+    this.model = input.pathModel ?? (typeof input.body.model === 'string' ? input.body.model : '');
+    this.#bodyBytes = input.bodyBytes;
+    this.#clientKey = input.clientKey;
+  }
+
+  requestBodyText(): string {
+    return this.#bodyBytes.toString('utf8');
+  }
+
+  responseBodyText(): string {
+    if (this.#answer !== undefined) return this.#answer.toString();
+    if (!this.#collector || !this.#context) return '';
+    return JSON.stringify(this.#codec.encodeResponse(this.#collector.result(), this.#context));
+  }
+
+  usage(): Usage {
+    if (this.#usage) return this.#usage();
+    return this.#collector ? this.#collector.result().usage : { input: {}, output: {} };
+  }
+
+  /** Every key no text may carry out: asked for only when an upstream's error is to be passed on. */
+  secrets = (): readonly string[] => requestSecrets(this.config, this.#clientKey);
+
+  /** The request failed before any attempt: its error, in the client's protocol. */
+  async refuse(error: GatewayError): Promise<GenerationOutput> {
+    await this.#finish(error.status, error);
+    return this.#errorOutput(error, undefined, {});
+  }
+
+  async answer(plan: GenerationPlan, input: GenerationInput): Promise<GenerationOutput> {
+    const { request } = plan;
+    this.model = request.model;
+    this.stream = request.stream;
+    this.#context = { requestId: this.requestId, created: Math.floor(this.startedAt / 1000), model: request.model, request: this.#codec.responseRequestOf(request) };
+    this.#collector = createStreamCollector();
+    const first = plan.attempts[0];
     const interruption = createInterruption({
       client: input.client,
-      policy: input.disconnectPolicy ?? config.recoveries.onDisconnect,
-      drainTimeoutMs: config.recoveries.drainTimeoutMs,
-      inflight: deps.inflight,
+      policy: input.disconnectPolicy ?? first.provider.onDisconnect ?? this.config.recoveries.onDisconnect,
+      drainTimeoutMs: this.config.recoveries.drainTimeoutMs,
+      inflight: this.#deps.inflight,
     });
-    const headers: Record<string, string> = { 'x-switchyard-upstream': `${provider.id}/${model}` };
-    // What the response holds so far, for the log and recoveries; a passthrough stream brings its own tap.
-    let collector: StreamCollector = createStreamCollector();
-    const partialResponse = () => JSON.stringify(codec.encodeResponse(collector.result(), context));
+    this.#interruption = interruption;
+    interruption.whenDraining(() => this.#draining());
 
-    // What the log line and a recovery record need, taken out of `input`: the closures below live
-    // as long as the stream and must not hold the parsed body (a record parses the text again).
-    const { inbound, requestId, user, bodyBytes } = input;
-    /** Logs the request with its usage, and keeps a recovery record when it was interrupted. */
-    const finish = async (
-      status: number,
-      reason: InterruptedReason | undefined,
-      responseText: () => string,
-      error?: GatewayError,
-      usage: () => Usage = () => collector.result().usage,
-    ) => {
-      if (deps.logger.enabled) deps.logger.info(formatRequestLine({ status, inbound, upstream: `${provider.id}/${model}`, ms: deps.now() - started, usage: usage(), reason, error }));
-      if (reason) {
-        await deps.recoveries
-          .save({
-            requestId,
-            reason,
-            user,
-            model: context.model,
-            protocol: inbound,
-            provider: provider.id,
-            requestBodyText: bodyBytes.toString('utf8'),
-            responseBodyText: responseText(),
-            ...(error && { errorMessage: error.message }),
-          })
-          .catch((saveError: unknown) => deps.logger.error(`could not save the recovery record of ${requestId}: ${String(saveError)}`));
+    let attempt = first;
+    let opened: OpenedUpstream | undefined;
+    let failure: GatewayError | undefined;
+    for (attempt of plan.attempts) {
+      this.#use(attempt);
+      const began = this.#deps.now();
+      try {
+        opened = await openAttempt(attempt, { request, bodyBytes: input.bodyBytes, clientHeader: input.clientHeader, clientKey: input.clientKey, signal: interruption.signal, secrets: this.secrets }, this.#deps.upstream);
+        this.attempts.push(report(attempt, this.#deps.now() - began, opened.kind === 'error' ? opened.error : undefined));
+        break;
+      } catch (error) {
+        // Not reached, timed out, or stopped before its response head: the next attempt, if any.
+        failure = interruption.shutdownError() ?? toGatewayError(error);
+        this.attempts.push(report(attempt, this.#deps.now() - began, failure));
       }
-      interruption.end();
-    };
-
-    let opened: OpenedUpstream;
-    try {
-      opened = await openUpstream(
-        { inbound: input.inbound, request, body: input.body, bodyBytes: input.bodyBytes, search: input.search, clientHeader: input.clientHeader, clientKey: input.clientKey, provider, model, signal: interruption.signal, warnings },
-        deps.upstream,
-      );
-    } catch (error) {
-      // The upstream could not be reached, timed out, or was stopped before it answered.
-      const failure = interruption.shutdownError() ?? toGatewayError(error);
-      await finish(failure.status, interruption.reasonFor(failure), partialResponse, failure);
-      return errorOutput(codec, failure, upstreamProtocol, headers);
     }
-    if (warnings.length > 0) headers['x-switchyard-warnings'] = formatWarnings(warnings);
-
+    const headers = this.#headers(attempt);
+    if (opened === undefined) {
+      const error = failure!;
+      await this.#finish(error.status, error, interruption.reasonFor(error));
+      return this.#errorOutput(error, attempt, headers);
+    }
     if (opened.kind === 'error') {
       // The client gets the upstream's error in full: not an interruption.
-      await finish(opened.error.status, undefined, () => '', opened.error);
-      return errorOutput(codec, opened.error, opened.upstreamProtocol, headers);
+      await this.#finish(opened.error.status, opened.error);
+      return this.#errorOutput(opened.error, attempt, headers);
     }
 
-    if (opened.kind === 'passthrough-stream') collector = opened.source.tap;
+    if (opened.kind === 'passthrough-stream') this.#collector = opened.source.tap;
     if (opened.kind === 'passthrough-stream' || (request.stream && opened.kind === 'parts')) {
       const body = streamToClient({
         opened,
-        codec,
-        context,
-        collector,
+        codec: this.#codec,
+        context: this.#context,
+        collector: this.#collector,
         client: input.client,
         stoppedBy: () => interruption.shutdownError(),
-        onEnd: (error) => finish(200, interruption.reasonFor(error), partialResponse, error),
+        onEnd: (error) => this.#finish(200, error, interruption.reasonFor(error)),
       });
       return { kind: 'stream', status: 200, headers: Object.assign({}, SSE_HEADERS, headers), body };
     }
 
     try {
-      const response = await collectJsonResponse(opened, codec, context, collector);
-      await finish(200, interruption.reasonFor(collector.error()), () => response.body.toString(), collector.error(), response.usage);
-      return { kind: 'json', status: 200, headers: { 'content-type': 'application/json', ...headers }, body: response.body };
+      const response = await collectJsonResponse(opened, this.#codec, this.#context, this.#collector);
+      this.#answer = response.body;
+      this.#usage = response.usage;
+      await this.#finish(200, undefined, interruption.reasonFor(undefined));
+      return { kind: 'json', status: 200, headers: Object.assign({ 'content-type': 'application/json' }, headers), body: response.body };
     } catch (error) {
-      const failure = interruption.shutdownError() ?? toGatewayError(error);
-      await finish(failure.status, interruption.reasonFor(failure), partialResponse, failure);
-      return errorOutput(codec, failure, upstreamProtocol, headers);
+      const cut = interruption.shutdownError() ?? toGatewayError(error);
+      await this.#finish(cut.status, cut, interruption.reasonFor(cut));
+      return this.#errorOutput(cut, attempt, headers);
     }
-  } catch (error) {
-    return errorOutput(codec, toGatewayError(error), upstreamProtocol, {});
+  }
+
+  #use(attempt: GenerationAttempt): void {
+    this.upstream = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode };
+    this.warnings = attempt.warnings;
+  }
+
+  #headers(attempt: GenerationAttempt): Record<string, string> {
+    // A model name is the client's text: a character a header cannot carry would fail the whole
+    // answer, and a name of kilobytes would overflow the client's header limit (16 kB for undici).
+    const headers: Record<string, string> = { 'x-switchyard-upstream': `${attempt.provider.id}/${attempt.model}`.slice(0, 512).replace(/[^\x20-\x7e]/g, '?') };
+    if (attempt.warnings.length > 0) headers['x-switchyard-warnings'] = formatWarnings(attempt.warnings);
+    return headers;
+  }
+
+  /** The client left under `drain`: observers learn it now, while the upstream goes on. */
+  #draining(): void {
+    for (const observer of this.#deps.observers) {
+      // Called from the client's `close` event: a failure here must not escape into it.
+      try {
+        observer.draining?.(this);
+      } catch (error) {
+        this.#deps.logger.error(`an observer failed on the drain of ${this.requestId}: ${String(error)}`);
+      }
+    }
+  }
+
+  /** The generation is over: its outcome goes to the observers, then its interruption is released. */
+  async #finish(status: number, error: GatewayError | undefined, interrupted?: InterruptedReason): Promise<void> {
+    this.status = status;
+    this.error = error;
+    this.interrupted = interrupted;
+    this.durationMs = this.#deps.now() - this.startedAt;
+    await Promise.all(this.#deps.observers.map((observer) => this.#tell(observer)));
+    this.#interruption?.end();
+  }
+
+  async #tell(observer: GenerationObserver): Promise<void> {
+    try {
+      await observer.finished(this);
+    } catch (error) {
+      this.#deps.logger.error(`an observer failed on ${this.requestId}: ${String(error)}`);
+    }
+  }
+
+  #errorOutput(error: GatewayError, attempt: GenerationAttempt | undefined, headers: Record<string, string>): GenerationOutput {
+    const rendered = renderError(this.#codec, error, attempt?.upstream?.id);
+    return { kind: 'json', status: rendered.status, headers: Object.assign({}, headers, rendered.headers), body: rendered.body };
   }
 }
 
-function errorOutput(codec: ProtocolCodec, error: GatewayError, upstreamProtocol: Protocol | undefined, headers: Record<string, string>): GenerationOutput {
-  const rendered = renderError(codec, error, upstreamProtocol);
-  return { kind: 'json', status: rendered.status, headers: Object.assign({}, headers, rendered.headers), body: rendered.body };
+function report(attempt: GenerationAttempt, ms: number, error: GatewayError | undefined): AttemptReport {
+  const entry: AttemptReport = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode, ms };
+  if (error) {
+    if (error.upstream) entry.status = error.upstream.status;
+    entry.error = error.message;
+  }
+  return entry;
 }

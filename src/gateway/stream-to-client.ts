@@ -3,7 +3,7 @@ import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
 import type { ProtocolCodec, ResponseContext, StreamEncoder } from '../protocols/protocol-codec.js';
 import type { ClientConnection } from './client-connection.js';
 import { createClientStream, type ClientSink, type ClientStream } from './client-stream.js';
-import type { OpenedUpstream } from './open-upstream.js';
+import type { OpenedUpstream } from './open-attempt.js';
 
 /** A response body written as it is produced, straight into the client's connection. */
 export interface StreamBody {
@@ -83,8 +83,9 @@ class ClientStreamBody implements StreamBody {
       }
     } catch (error) {
       failure = this.#options.stoppedBy() ?? toGatewayError(error);
-      // The 200 is committed: the error goes in the stream, in the client's protocol.
-      last = this.#encoderOf().encode({ type: 'error', error: failure });
+      // The 200 is committed: the error goes in the stream, in the client's protocol. After a
+      // passthrough's own events, it is the protocol's error event alone (no opening events).
+      last = opened.kind === 'passthrough-stream' ? this.#options.codec.encodeStreamError(failure) : this.#encoderOf().encode({ type: 'error', error: failure });
     } finally {
       client.end(last);
     }

@@ -7,7 +7,7 @@ import type { Warning } from '../core/warning.js';
 import type { SseEvent } from '../sse/sse-event.js';
 
 /**
- * The contract every protocol codec fulfils (DESIGN.md §4). Four codecs give all sixteen
+ * The contract every protocol codec fulfils (docs/architecture.md, "Codecs"). Four codecs give all sixteen
  * client × upstream pairs. Codecs are pure: ids and time come in through the context, nothing here
  * touches the network, the disk, the clock or the environment.
  */
@@ -29,6 +29,11 @@ export interface ProtocolCodec {
   createStreamEncoder(context: ResponseContext): StreamEncoder;
   /** GatewayError → status and the protocol's error envelope. */
   encodeError(error: GatewayError): EncodedError;
+  /**
+   * The protocol's in-stream error event on its own, for a stream whose earlier events the client
+   * got from elsewhere (a passthrough upstream that failed): no stream encoder's opening events.
+   */
+  encodeStreamError(error: GatewayError): string;
 
   // Calling upstream.
   /** GenerateRequest → wire request for an upstream of this protocol. */
@@ -37,6 +42,12 @@ export interface ProtocolCodec {
   decodeResponse(body: unknown): GenerateResponse;
   /** A stateful (but pure) decoder of upstream SSE events into stream parts. */
   createStreamDecoder(): StreamDecoder;
+  /**
+   * The protocol's completion rule, on one raw upstream event: whether it ends a stream (the
+   * terminal event, or an error). A passthrough stream, which is not decoded on the way, is
+   * complete only when one of its last events ends it; the stream decoder follows the same rule.
+   */
+  endsStream(event: SseEvent): boolean;
   /** Upstream error status and body text → GatewayError (keeping the body for passthrough). */
   decodeError(status: number, body: string): GatewayError;
 
@@ -117,9 +128,16 @@ export interface StreamEncoder {
 }
 
 export interface StreamDecoder {
-  /** Parts for one upstream event (zero or more). Unknown event types are skipped on purpose. */
+  /**
+   * Parts for one upstream event (zero or more). Unknown event types are skipped on purpose; an
+   * event whose data is not JSON ends the stream with an error part (`invalidStreamEvent`).
+   */
   decode(event: SseEvent): StreamPart[];
-  /** End of the upstream stream: parts still held back (a finish waiting for usage). */
+  /**
+   * End of the upstream stream: parts still held back (a finish waiting for usage), or, when the
+   * protocol's terminal event never came (`endsStream`), an error part (`streamEndedEarly`): a
+   * stream cut before its end is a failure, never a finish.
+   */
   end(): StreamPart[];
 }
 

@@ -2,7 +2,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError } from '../core/gateway-error.js';
 import { UpstreamCall, type StopSignal, type UpstreamBody } from './upstream-call.js';
 
-export type { ChunkHandler, StopSignal, UpstreamBody } from './upstream-call.js';
+export type { StopSignal, UpstreamBody } from './upstream-call.js';
 
 export interface UpstreamRequest {
   /** The provider's base URL (`https://api.openai.com/v1`). */

@@ -5,7 +5,7 @@ export interface SseEvent {
   id?: string;
   /**
    * Set by the parser for a line that is not SSE framing at all. Gemini writes a mid-stream error
-   * as bare JSON (PROTOCOLS.md §4.5); its decoder reads these lines.
+   * as bare JSON (docs/protocols.md §4.5); its decoder reads these lines.
    */
   unframed?: boolean;
 }

@@ -10,7 +10,7 @@ export const CACHED_USAGE_FILES: Record<UpstreamProtocol, string> = {
   gemini: 'cached-content.json',
 };
 
-/** Token counts of a recorded answer, read with plain code independent of the gateway (PROTOCOLS.md §7.6). */
+/** Token counts of a recorded answer, read with plain code independent of the gateway (docs/protocols.md §7.6). */
 export interface UsageDetails {
   /** Input including cached tokens. */
   input: number;

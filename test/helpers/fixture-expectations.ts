@@ -3,7 +3,7 @@ import { readFixture, splitSseRecords } from './fixtures.js';
 /**
  * What a recorded response says, read with plain code written for the test and independent of the
  * gateway's codecs: the answer text, the tool calls, and the token totals (input including cache,
- * output including reasoning, PROTOCOLS.md §7.6).
+ * output including reasoning, docs/protocols.md §7.6).
  */
 export interface Expected {
   text: string;

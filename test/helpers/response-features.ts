@@ -1,6 +1,7 @@
 import type { AssistantPart } from '../../src/core/content-part.js';
 import type { GenerateRequest } from '../../src/core/generate-request.js';
-import type { Protocol } from '../../src/core/protocol.js';
+// The built-in protocols, each with its recordings.
+import type { UpstreamProtocol as Protocol } from './fake-protocol-upstream.js';
 import type { StreamPart } from '../../src/core/stream-part.js';
 import type { Usage } from '../../src/core/usage.js';
 import { getCodec } from '../../src/protocols/codecs.js';

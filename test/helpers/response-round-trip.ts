@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { collectStreamParts } from '../../src/core/collect-stream.js';
 import type { GenerateRequest } from '../../src/core/generate-request.js';
 import type { GenerateResponse } from '../../src/core/generate-response.js';
-import type { Protocol } from '../../src/core/protocol.js';
+// The built-in protocols, each with its recordings.
+import type { UpstreamProtocol as Protocol } from './fake-protocol-upstream.js';
 import type { StreamPart } from '../../src/core/stream-part.js';
 import { getCodec } from '../../src/protocols/codecs.js';
 import type { ResponseContext } from '../../src/protocols/protocol-codec.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Protocol } from '../../src/core/protocol.js';
+import type { UpstreamProtocol as Protocol } from './fake-protocol-upstream.js';
 
 /**
  * docs/translation.md read as data: for each client protocol its request and response tables

@@ -12,7 +12,7 @@ export interface AnthropicMessagesUsage {
 const count = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 /**
- * Anthropic `usage` → core (PROTOCOLS.md §7.6). `input_tokens` excludes the cache, so the total is
+ * Anthropic `usage` → core (docs/protocols.md §7.6). `input_tokens` excludes the cache, so the total is
  * the sum of the three input counters; `output_tokens` includes thinking.
  */
 export function convertAnthropicMessagesUsage(usage: unknown): Usage {

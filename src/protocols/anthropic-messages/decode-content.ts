@@ -13,7 +13,7 @@ import { readAnthropicExtraFields, toAnthropicMetadata } from './block-metadata.
 
 /**
  * Request content blocks that the core can hold: text, image, document and tool_result
- * (PROTOCOLS.md §2.2). Fields without a core equivalent ride in the part's protocolMetadata.
+ * (docs/protocols.md §2.2). Fields without a core equivalent ride in the part's protocolMetadata.
  */
 
 export function decodeAnthropicTextBlock(block: JsonObject, param: string): TextPart {

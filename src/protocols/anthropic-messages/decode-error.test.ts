@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeAnthropicMessagesError } from './decode-error.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/anthropic-messages/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/anthropic-messages/', import.meta.url);
 
 describe('decodeAnthropicMessagesError', () => {
   it.each([

@@ -117,7 +117,7 @@ export function decodeAnthropicAssistantBlock(block: JsonObject, param: string, 
     case 'text':
       return decodeAnthropicTextBlock(block, param);
     case 'thinking': {
-      // Passed back unchanged to Anthropic only (PROTOCOLS.md §2.2): the signature is theirs.
+      // Passed back unchanged to Anthropic only (docs/protocols.md §2.2): the signature is theirs.
       const signature = readString(block, 'signature', `${param}.signature`);
       return {
         type: 'reasoning',

@@ -29,7 +29,7 @@ const MAPPED_FIELDS = new Set([
 
 const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 
-/** Anthropic Messages request → GenerateRequest, validating every field (PROTOCOLS.md §2.1). */
+/** Anthropic Messages request → GenerateRequest, validating every field (docs/protocols.md §2.1). */
 export function decodeAnthropicMessagesRequest(input: unknown): DecodedRequest {
   const body = requireObject(input, 'body');
   const model = requireNonEmptyString(body, 'model');

@@ -9,7 +9,7 @@ import type { JsonObject } from '../read-fields.js';
 import { decodeAnthropicMessagesResponse } from './decode-response.js';
 import { encodeAnthropicMessagesResponse } from './encode-response.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/anthropic-messages/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/anthropic-messages/', import.meta.url);
 const readFixture = (name: string): JsonObject => JSON.parse(readFileSync(new URL(name, FIXTURES), 'utf8')) as JsonObject;
 
 /** The response without the upstream's own usage object (the converted counts are what matter). */

@@ -8,7 +8,7 @@ import { decodeAnthropicAssistantBlock } from './decode-messages.js';
 import { mapAnthropicStopReason } from './map-stop-reason.js';
 
 /**
- * Anthropic `Message` JSON → core response (PROTOCOLS.md §2.4). Blocks the core cannot hold
+ * Anthropic `Message` JSON → core response (docs/protocols.md §2.4). Blocks the core cannot hold
  * (server tool calls and their results) and `stop_details` / `container` ride in the response's
  * protocolMetadata, so an Anthropic client gets them back; other clients do not see them.
  */

@@ -10,7 +10,7 @@ import type { Usage } from '../../core/usage.js';
 import { createAnthropicMessagesStreamDecoder } from './decode-stream.js';
 import { decodeSseText } from '../decode-sse-text.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/anthropic-messages/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/anthropic-messages/', import.meta.url);
 
 function decodeSse(text: string | Uint8Array): StreamPart[] {
   return decodeSseText(text, createAnthropicMessagesStreamDecoder());
@@ -293,16 +293,24 @@ describe('createAnthropicMessagesStreamDecoder', () => {
     expect(unknown.map((part) => part.type)).toEqual(['start', 'finish']);
   });
 
-  it('closes open blocks and finishes with the usage so far when the stream ends without message_stop', () => {
+  it('ends a stream cut before message_stop with an error part, never a finish, keeping the text so far', () => {
     const parts = decodeSse(
       'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","model":"m","usage":{"input_tokens":7,"output_tokens":1}}}\n\n' +
         'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n' +
         'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hal"}}\n\n',
     );
-    expect(parts.slice(-2)).toEqual([
-      { type: 'text-end', id: '0' },
-      { type: 'finish', finishReason: { unified: 'other' }, usage: { input: { total: 7, noCache: 7 }, output: { total: 1 }, raw: { input_tokens: 7, output_tokens: 1 } } },
-    ]);
+    expect(parts.map((part) => part.type)).toEqual(['start', 'text-start', 'text-delta', 'error']);
+    expect(parts.at(-1)).toMatchObject({ type: 'error', error: { code: 'upstream_error', status: 502, detailCode: 'upstream_ended_early' } });
+  });
+
+  it('ends the stream with an error part at an event that is not JSON (a cut event)', () => {
+    const parts = decodeSse(
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","model":"m","usage":{"input_tokens":7}}}\n\n' +
+        'event: content_block_start\ndata: {"type":"content_block_st\n\n' +
+        'event: message_stop\ndata: {"type":"message_stop"}\n\n',
+    );
+    expect(parts.map((part) => part.type)).toEqual(['start', 'error']);
+    expect(parts.at(-1)).toMatchObject({ type: 'error', error: { detailCode: 'upstream_invalid_event' } });
   });
 
   it('turns an error event into an error part and decodes nothing after it', () => {

@@ -10,6 +10,23 @@ import { convertAnthropicMessagesUsage } from './convert-usage.js';
 import { decodeAnthropicMessagesError } from './decode-error.js';
 import { mapAnthropicErrorTypeToStatus } from './encode-error.js';
 import { mapAnthropicStopReason } from './map-stop-reason.js';
+import { invalidStreamEvent, streamEndedEarly } from '../../core/stream-ended-early.js';
+
+/**
+ * The Messages stream's completion rule: it is complete at `message_stop`; an `error` event ends it
+ * too. Read on the raw event, for a passthrough stream's last events; the decoder below follows it.
+ */
+export function endsAnthropicMessagesStream(event: SseEvent): boolean {
+  if (event.unframed) return false;
+  if (event.event === 'message_stop' || event.event === 'error') return true;
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    return false;
+  }
+  return isJsonObject(data) && (data.type === 'message_stop' || data.type === 'error');
+}
 
 /** A content block being streamed, by its `index`. Part ids are the index (unique per message). */
 type OpenBlock =
@@ -18,9 +35,10 @@ type OpenBlock =
   | { kind: 'tool'; id: string; name: string; input: DeltaText; initialInput: unknown; metadata: { protocolMetadata?: ProtocolMetadata } };
 
 /**
- * Anthropic stream events (PROTOCOLS.md §2.5) → stream parts. Input tokens come in
+ * Anthropic stream events (docs/protocols.md §2.5) → stream parts. Input tokens come in
  * `message_start`, the cumulative totals in `message_delta`; the finish goes out at `message_stop`
- * (or at the end of a stream cut before it). Skipped on purpose: `ping`, `citations_delta`, and
+ * (a stream that ends before it, or with an event that is not JSON, ends with an error part instead:
+ * `endsAnthropicMessagesStream`). Skipped on purpose: `ping`, `citations_delta`, and
  * server tool blocks (server_tool_use, web_search_tool_result, ...), which only Anthropic can run
  * or show; unknown events too, so a newer API does not break the stream.
  */
@@ -116,7 +134,8 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
       try {
         data = JSON.parse(event.data);
       } catch {
-        return [];
+        finished = true;
+        return [{ type: 'error', error: invalidStreamEvent() }];
       }
       if (!isJsonObject(data)) return [];
       // The SSE event name and `data.type` agree on the wire; the type is what the SDK reads.
@@ -166,6 +185,10 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
           return [];
       }
     },
-    end: finish,
+    end(): StreamPart[] {
+      if (finished) return [];
+      finished = true;
+      return [{ type: 'error', error: streamEndedEarly('message_stop') }];
+    },
   };
 }

@@ -13,7 +13,7 @@ import {
 import { readAnthropicExtraFields, toAnthropicMetadata } from './block-metadata.js';
 
 /**
- * `tools` (PROTOCOLS.md §2.3). A custom tool has no `type` (or `custom`); anything else is a server
+ * `tools` (docs/protocols.md §2.3). A custom tool has no `type` (or `custom`); anything else is a server
  * tool (web_search_20250305, bash_20250124, text_editor_..., code_execution_...) that only Anthropic
  * runs, kept whole as a ProviderTool. A custom tool's cache_control, defer_loading,
  * eager_input_streaming, input_examples, ... ride in its metadata.

@@ -15,7 +15,7 @@ export function encodeAnthropicTextBlock(part: TextPart): JsonObject[] {
   return [{ type: 'text', text: part.text, ...anthropicExtraFieldsOf(part) }];
 }
 
-/** Images as image blocks; PDFs and plain text as document blocks (PROTOCOLS.md §2.2). */
+/** Images as image blocks; PDFs and plain text as document blocks (docs/protocols.md §2.2). */
 export function encodeAnthropicFileBlock(part: FilePart, feature: string, warnings: Warning[]): JsonObject[] {
   const extra = anthropicExtraFieldsOf(part);
   if (part.mediaType.startsWith('image/')) {

@@ -17,7 +17,7 @@ export interface EncodedMessages {
 }
 
 /**
- * Core conversation → Anthropic `system` and `messages` (PROTOCOLS.md §2.1, §7.2):
+ * Core conversation → Anthropic `system` and `messages` (docs/protocols.md §2.1, §7.2):
  * - core `tool` messages become user turns of tool_result blocks;
  * - consecutive turns of one role are merged (older deployments and proxies reject them), with
  *   tool results first in a user turn, as the API demands;

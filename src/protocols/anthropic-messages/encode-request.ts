@@ -19,7 +19,7 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
 const MIN_THINKING_BUDGET = 1024;
 
 /**
- * GenerateRequest → Anthropic Messages request (PROTOCOLS.md §2.1). Authentication and
+ * GenerateRequest → Anthropic Messages request (docs/protocols.md §2.1). Authentication and
  * `anthropic-version` are the provider layer's: no headers here.
  */
 export function encodeAnthropicMessagesRequest(request: GenerateRequest, options: EncodeRequestOptions): EncodedRequest {
@@ -68,7 +68,7 @@ export function encodeAnthropicMessagesRequest(request: GenerateRequest, options
 }
 
 /**
- * Reasoning (PROTOCOLS.md §7.3): a budget → `thinking: enabled` (older models); an effort →
+ * Reasoning (docs/protocols.md §7.3): a budget → `thinking: enabled` (older models); an effort →
  * `thinking: adaptive` + `output_config.effort` (newest models); off → `thinking: disabled`.
  */
 function encodeReasoning(request: GenerateRequest, body: JsonObject, outputConfig: JsonObject, warnings: Warning[]): void {
@@ -105,7 +105,7 @@ function encodeReasoning(request: GenerateRequest, body: JsonObject, outputConfi
 }
 
 /**
- * With thinking on, Anthropic rejects a forced tool call and changed sampling (PROTOCOLS.md §7.3);
+ * With thinking on, Anthropic rejects a forced tool call and changed sampling (docs/protocols.md §7.3);
  * clients of other protocols send them together. The tool choice the client insisted on wins over
  * reasoning; reasoning wins over sampling.
  *

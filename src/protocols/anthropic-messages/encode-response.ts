@@ -11,7 +11,7 @@ export function anthropicMessageId(context: ResponseContext): string {
   return `msg_${context.requestId}`;
 }
 
-/** Core response → Anthropic `Message` (SPEC.md "Message"). Anthropic has one choice: the first. */
+/** Core response → Anthropic `Message` (docs/protocols.md §2.4). Anthropic has one choice: the first. */
 export function encodeAnthropicMessagesResponse(response: GenerateResponse, context: ResponseContext): JsonObject {
   const choice = response.choices.find((entry) => entry.index === 0) ?? response.choices[0];
   const finishReason = choice?.finishReason ?? { unified: 'other' };

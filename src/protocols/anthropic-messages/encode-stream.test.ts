@@ -13,7 +13,7 @@ import { encodeAnthropicMessagesResponse } from './encode-response.js';
 import { createAnthropicMessagesStreamEncoder } from './encode-stream.js';
 import { decodeSseText } from '../decode-sse-text.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/anthropic-messages/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/anthropic-messages/', import.meta.url);
 
 function contextFor(requestId: string, model: string): ResponseContext {
   return { requestId, created: 0, model, request: { model, system: [], tools: [], stream: true, extensions: {} } };

@@ -42,7 +42,7 @@ type ContentBlock = JsonObject & { type: OpenBlock['kind'] };
 const PING = sseEvent('ping', '{"type":"ping"}');
 
 /**
- * Stream parts → Anthropic events (PROTOCOLS.md §2.5, §7.7), each with `event:` equal to
+ * Stream parts → Anthropic events (docs/protocols.md §2.5, §7.7), each with `event:` equal to
  * `data.type` (the SDK drops records without it). The SDK's MessageStream appends a block at each
  * content_block_start and addresses deltas by index, so blocks go out one at a time, in index order.
  * Other upstreams interleave (OpenAI text and several tool calls at once): a text block is closed

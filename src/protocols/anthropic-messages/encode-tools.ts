@@ -4,7 +4,7 @@ import type { JsonObject } from '../read-fields.js';
 import { anthropicExtraFieldsOf } from './block-metadata.js';
 
 /**
- * Core tools → Anthropic `tools` and `tool_choice` (PROTOCOLS.md §2.3). Server tools of Anthropic
+ * Core tools → Anthropic `tools` and `tool_choice` (docs/protocols.md §2.3). Server tools of Anthropic
  * pass as they came; another vendor's built-in tools cannot run here and are dropped.
  */
 export function encodeAnthropicTools(request: GenerateRequest, warnings: Warning[]): { tools?: JsonObject[]; tool_choice?: JsonObject } {
@@ -48,7 +48,7 @@ function encodeToolChoice(choice: ToolChoice): JsonObject {
   }
 }
 
-/** Anthropic requires `input_schema.type: 'object'` (PROTOCOLS.md §7.1). */
+/** Anthropic requires `input_schema.type: 'object'` (docs/protocols.md §7.1). */
 function encodeInputSchema(tool: FunctionTool, warnings: Warning[]): JsonObject {
   const schema = tool.inputSchema;
   if (schema.type === 'object') return schema;

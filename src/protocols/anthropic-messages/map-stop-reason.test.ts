@@ -3,7 +3,7 @@ import type { FinishReason, UnifiedFinishReason } from '../../core/finish-reason
 import { mapAnthropicStopReason, toAnthropicStopReason, type AnthropicStopReason } from './map-stop-reason.js';
 
 describe('mapAnthropicStopReason', () => {
-  // Every value of PROTOCOLS.md §2.4 (the SDK's StopReason), typed so a new one fails to compile here.
+  // Every value of docs/protocols.md §2.4 (the SDK's StopReason), typed so a new one fails to compile here.
   const table: Record<AnthropicStopReason, FinishReason> = {
     end_turn: { unified: 'stop', raw: 'end_turn' },
     stop_sequence: { unified: 'stop', raw: 'stop_sequence', stopSequence: '###' },
@@ -29,7 +29,7 @@ describe('mapAnthropicStopReason', () => {
 });
 
 describe('toAnthropicStopReason', () => {
-  // Reasons from other protocols (PROTOCOLS.md §7.5, reverse direction).
+  // Reasons from other protocols (docs/protocols.md §7.5, reverse direction).
   const table: Record<UnifiedFinishReason, AnthropicStopReason> = {
     stop: 'end_turn',
     length: 'max_tokens',

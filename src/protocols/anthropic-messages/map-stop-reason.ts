@@ -3,7 +3,7 @@ import type { FinishReason, UnifiedFinishReason } from '../../core/finish-reason
 
 export type AnthropicStopReason = StopReason;
 
-/** Every value of the SDK's `StopReason` (PROTOCOLS.md §2.4), checked complete by the type below. */
+/** Every value of the SDK's `StopReason` (docs/protocols.md §2.4), checked complete by the type below. */
 const STOP_REASONS = {
   end_turn: true,
   max_tokens: true,
@@ -18,7 +18,7 @@ export function isAnthropicStopReason(value: unknown): value is AnthropicStopRea
   return typeof value === 'string' && Object.hasOwn(STOP_REASONS, value);
 }
 
-/** Anthropic `stop_reason` (+ the matched `stop_sequence`) → core (PROTOCOLS.md §7.5). */
+/** Anthropic `stop_reason` (+ the matched `stop_sequence`) → core (docs/protocols.md §7.5). */
 export function mapAnthropicStopReason(raw: string | null | undefined, stopSequence?: string | null): FinishReason {
   if (raw === null || raw === undefined) return { unified: 'other' };
   if (!isAnthropicStopReason(raw)) return { unified: 'other', raw };

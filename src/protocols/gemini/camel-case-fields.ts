@@ -2,7 +2,7 @@ import { requireObject, type JsonObject } from '../read-fields.js';
 
 /**
  * Gemini requests are proto-JSON: Google accepts `system_instruction` for `systemInstruction`, and
- * curl/REST clients send the snake_case form (PROTOCOLS.md §4). The decoder reads every object
+ * curl/REST clients send the snake_case form (docs/protocols.md §4). The decoder reads every object
  * through this view so it only deals with camelCase, while errors still name the key the client
  * actually wrote. Only the keys of one level are converted: values (function arguments, schemas,
  * labels) are the client's own data and stay as sent.

@@ -6,7 +6,7 @@ const sum = (left: number | undefined, right: number | undefined): number | unde
   left === undefined && right === undefined ? undefined : (left ?? 0) + (right ?? 0);
 
 /**
- * Gemini `usageMetadata` → core (PROTOCOLS.md §7.6, SPEC.md "Generate-content response"):
+ * Gemini `usageMetadata` → core (docs/protocols.md §4.4, §7.6):
  * `promptTokenCount` includes cached tokens, and tokens of server-side tools
  * (`toolUsePromptTokenCount`) are input too; `candidatesTokenCount` excludes thoughts, so output
  * is candidates + thoughts.

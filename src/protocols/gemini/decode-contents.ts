@@ -15,7 +15,7 @@ interface OpenCall {
  * Gemini `contents` → core messages. A `user` turn may mix function responses with text and
  * media: the responses become a `tool` message and the rest a `user` message, in their order.
  * Function calls without an id get `call_<turn>_<index>`; a response without an id answers the
- * first unanswered call of the same name in the preceding model turn (PROTOCOLS.md §7.1).
+ * first unanswered call of the same name in the preceding model turn (docs/protocols.md §7.1).
  */
 export function decodeGeminiContents(rawContents: unknown[], warnings: Warning[]): Message[] {
   const messages: Message[] = [];
@@ -23,7 +23,7 @@ export function decodeGeminiContents(rawContents: unknown[], warnings: Warning[]
 
   rawContents.forEach((rawContent, turn) => {
     const content = readCamelCaseFields(rawContent, `contents[${turn}]`);
-    // `function` is the role of older examples for function responses (PROTOCOLS.md §4.2).
+    // `function` is the role of older examples for function responses (docs/protocols.md §4.2).
     const role = readEnum(content.fields, 'role', ['user', 'model', 'function'], content.param('role')) ?? 'user';
     const rawParts = requireArray(content.fields, 'parts', content.param('parts'));
     if (rawParts.length === 0) throw invalidRequest(content.param('parts'), `Invalid '${content.param('parts')}': a turn needs at least one part.`);
@@ -160,7 +160,7 @@ function decodeFunctionResponse(part: CamelCaseFields, openCalls: OpenCall[], fa
 }
 
 /**
- * `response.output` is the result and `response.error` a failure (PROTOCOLS.md §4.2); any other
+ * `response.output` is the result and `response.error` a failure (docs/protocols.md §4.2); any other
  * object is the result as a whole. `plain` says whether `{output|error: text}` says it all.
  */
 function readFunctionResponseText(response: JsonObject): { text: string; isError: boolean; plain: boolean } {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { decodeGeminiError } from './decode-error.js';
 
-const readFixture = (name: string) => readFileSync(new URL(`../../../../shared/fixtures/gemini/${name}`, import.meta.url), 'utf8');
+const readFixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/gemini/${name}`, import.meta.url), 'utf8');
 
 describe('decodeGeminiError', () => {
   it.each([

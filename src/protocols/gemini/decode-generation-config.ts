@@ -17,7 +17,7 @@ const MAPPED_FIELDS = new Set([
   'frequencyPenalty', 'seed', 'responseMimeType', 'responseSchema', 'responseJsonSchema', 'thinkingConfig',
 ]);
 const THINKING_LEVELS = ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'] as const;
-/** Gemini allows at most 5 stop sequences (SPEC.md, Limits). */
+/** Gemini allows at most 5 stop sequences (docs/protocols.md §4.1). */
 export const GEMINI_MAX_STOP_SEQUENCES = 5;
 
 /**
@@ -87,7 +87,7 @@ function decodeResponseFormat(config: CamelCaseFields): GeminiResponseFormat | '
 
 /**
  * `thinkingConfig` → reasoning: `thinkingBudget` 0 turns thinking off, -1 is dynamic (on, no
- * budget), any other value is the budget; `thinkingLevel` is the effort (PROTOCOLS.md §7.3).
+ * budget), any other value is the budget; `thinkingLevel` is the effort (docs/protocols.md §7.3).
  */
 function decodeThinkingConfig(config: CamelCaseFields, warnings: Warning[]): ReasoningConfig | undefined {
   if (config.fields.thinkingConfig === undefined || config.fields.thinkingConfig === null) return undefined;

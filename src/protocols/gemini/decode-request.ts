@@ -16,7 +16,7 @@ import { decodeGeminiToolConfig, decodeGeminiTools } from './decode-tools.js';
 const MAPPED_FIELDS = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'model']);
 
 /**
- * Gemini `generateContent` request → GenerateRequest (PROTOCOLS.md §4.1). The model and streaming
+ * Gemini `generateContent` request → GenerateRequest (docs/protocols.md §4.1). The model and streaming
  * come from the URL (`/v1beta/models/{model}:streamGenerateContent`); camelCase and snake_case
  * keys are both accepted, as Google does.
  */

@@ -4,7 +4,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import { decodeGeminiResponse } from './decode-response.js';
 
 type Json = Record<string, any>;
-const readFixture = (name: string): Json => JSON.parse(readFileSync(new URL(`../../../../shared/fixtures/gemini/${name}`, import.meta.url), 'utf8'));
+const readFixture = (name: string): Json => JSON.parse(readFileSync(new URL(`../../../test/fixtures/gemini/${name}`, import.meta.url), 'utf8'));
 
 describe('decodeGeminiResponse on the recorded responses', () => {
   it('text: one text part, thoughts counted in output', () => {

@@ -8,7 +8,7 @@ import { decodeGeminiModelPart, synthesizeGeminiToolCallId } from './decode-part
 import { mapGeminiBlockReason, mapGeminiFinishReason } from './map-finish-reason.js';
 
 /**
- * Gemini `GenerateContentResponse` → core response (PROTOCOLS.md §4.4). Candidates are choices; a
+ * Gemini `GenerateContentResponse` → core response (docs/protocols.md §4.4). Candidates are choices; a
  * blocked prompt (no candidates, `promptFeedback.blockReason`) is one empty choice ended by the
  * content filter, with the block reason as the raw finish reason.
  */

@@ -89,7 +89,7 @@ function closeOpenBlock(state: GeminiCandidateState, parts: StreamPart[]): void 
 }
 
 /**
- * A whole call (the Developer API sends calls complete, PROTOCOLS.md §4.5), or a piece of a Vertex
+ * A whole call (the Developer API sends calls complete, docs/protocols.md §4.5), or a piece of a Vertex
  * call with streamed arguments (see assemble-partial-args.ts), whose arguments are emitted as one
  * delta once complete.
  */

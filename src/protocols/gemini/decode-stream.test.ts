@@ -8,7 +8,7 @@ import { createGeminiStreamDecoder } from './decode-stream.js';
 
 type Json = Record<string, any>;
 
-const readFixture = (name: string) => readFileSync(new URL(`../../../../shared/fixtures/gemini/${name}`, import.meta.url), 'utf8');
+const readFixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/gemini/${name}`, import.meta.url), 'utf8');
 
 /** The fixture's records, parsed on their own (the oracle the decoder is checked against). */
 const recordsOf = (name: string): Json[] =>
@@ -234,14 +234,21 @@ describe('createGeminiStreamDecoder edge cases', () => {
     expect(parts.at(-1)).toMatchObject({ type: 'error', error: { code: 'upstream_error' } });
   });
 
-  it('skips records that are not JSON, and records after the finishing one, on purpose', () => {
-    const parts = decodeSse([text('A'), 'data: not json\r\n\r\n', text('B', { finishReason: 'STOP' }), text('late')]);
+  it('skips records after the finishing one, on purpose', () => {
+    const parts = decodeSse([text('A'), text('B', { finishReason: 'STOP' }), text('late')]);
     expect(collectStreamParts(parts).choices[0].content).toEqual([{ type: 'text', text: 'AB' }]);
   });
 
-  it('ends with a finish at end() when no record had a finishReason', () => {
+  it('ends the stream with an error part at a record that is not JSON, keeping what came before', () => {
+    const parts = decodeSse([text('A'), 'data: {"candidates":[{"cont\r\n\r\n', text('B', { finishReason: 'STOP' })]);
+    expect(parts.at(-1)).toMatchObject({ type: 'error', error: { status: 502, detailCode: 'upstream_invalid_event' } });
+    expect(collectStreamParts(parts).choices[0].content).toEqual([{ type: 'text', text: 'A' }]);
+  });
+
+  it('ends a stream with no finishReason with an error part at end(), never a finish', () => {
     const parts = decodeSse(text('cut'));
-    expect(parts.at(-1)).toEqual({ type: 'finish', finishReason: { unified: 'other' }, usage: { input: {}, output: {} } });
+    expect(parts.some((part) => part.type === 'finish')).toBe(false);
+    expect(parts.at(-1)).toMatchObject({ type: 'error', error: { code: 'upstream_error', status: 502, detailCode: 'upstream_ended_early' } });
   });
 
   it('keeps the wire id of a call and maps every candidate to its choice', () => {

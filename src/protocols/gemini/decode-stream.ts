@@ -9,12 +9,33 @@ import { convertGeminiUsage } from './convert-usage.js';
 import { decodeGeminiError } from './decode-error.js';
 import { closeGeminiCandidate, createGeminiCandidateState, decodeGeminiCandidateChunk, type GeminiCandidateState } from './decode-stream-candidate.js';
 import { mapGeminiBlockReason, mapGeminiFinishReason } from './map-finish-reason.js';
+import { invalidStreamEvent, streamEndedEarly } from '../../core/stream-ended-early.js';
+
+/**
+ * The Gemini stream's completion rule: it is complete at a record with a candidate's
+ * `finishReason` (or a prompt's `blockReason`); an error ends it too, framed or bare JSON. Read on
+ * the raw event, for a passthrough stream's last events; the decoder below follows it.
+ */
+export function endsGeminiStream(event: SseEvent): boolean {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(event.data);
+  } catch {
+    return false;
+  }
+  if (Array.isArray(chunk)) chunk = chunk[0];
+  if (!isJsonObject(chunk)) return false;
+  if (isJsonObject(chunk.error)) return true;
+  if (isJsonObject(chunk.promptFeedback) && chunk.promptFeedback.blockReason !== undefined) return true;
+  if (event.unframed) return false;
+  return Array.isArray(chunk.candidates) && chunk.candidates.some((candidate) => isJsonObject(candidate) && candidate.finishReason !== undefined && candidate.finishReason !== null);
+}
 
 /** Bare JSON longer than this is not an error body: it is dropped rather than buffered forever. */
 const MAX_UNFRAMED_LENGTH = 64 * 1024;
 
 /**
- * Gemini `alt=sse` records → stream parts (PROTOCOLS.md §4.5). Each record is a whole
+ * Gemini `alt=sse` records → stream parts (docs/protocols.md §4.5). Each record is a whole
  * GenerateContentResponse holding only the new parts. Usage comes on (nearly) every record and the
  * last one counts. The finish is emitted once every candidate has a `finishReason` (Gemini sends
  * nothing after that record), or at the end of the stream. Records after it are skipped on purpose.
@@ -84,7 +105,8 @@ export function createGeminiStreamDecoder(): StreamDecoder {
       try {
         chunk = JSON.parse(event.data);
       } catch {
-        return [];
+        finished = true;
+        return [{ type: 'error', error: invalidStreamEvent() }];
       }
       if (!isJsonObject(chunk)) return [];
       if (isJsonObject(chunk.error)) {
@@ -133,7 +155,10 @@ export function createGeminiStreamDecoder(): StreamDecoder {
         });
       }
       unframed = '';
-      return [...parts, ...finish()];
+      if (finished) return parts;
+      // No candidate finished (no finishReason, no blockReason): the stream was cut.
+      finished = true;
+      return [{ type: 'error', error: streamEndedEarly('a candidate with its finishReason') }];
     },
   };
 }

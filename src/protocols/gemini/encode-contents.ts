@@ -24,7 +24,7 @@ interface CallInfo {
 const FETCHABLE_URL = /^(gs:\/\/|https:\/\/(generativelanguage\.googleapis\.com\/|(www\.)?youtube\.com\/|youtu\.be\/))/;
 
 /**
- * Core messages → Gemini `systemInstruction` and `contents` (PROTOCOLS.md §7.2): roles `user` and
+ * Core messages → Gemini `systemInstruction` and `contents` (docs/protocols.md §7.2): roles `user` and
  * `model` only, tool results as `functionResponse` parts of a user turn, consecutive turns of one
  * role merged (Gemini wants them alternating).
  */

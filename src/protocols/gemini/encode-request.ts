@@ -9,7 +9,7 @@ import { geminiMetadataOf } from './decode-part.js';
 import { encodeGeminiContents } from './encode-contents.js';
 import { geminiGeneratePath } from './generate-path.js';
 
-/** GenerateRequest → Gemini `generateContent` request (PROTOCOLS.md §4.1, §6). */
+/** GenerateRequest → Gemini `generateContent` request (docs/protocols.md §4.1, §6). */
 export function encodeGeminiRequest(request: GenerateRequest, options: EncodeRequestOptions): EncodedRequest {
   const warnings: Warning[] = [];
   const { systemInstruction, contents } = encodeGeminiContents(request, warnings);
@@ -118,7 +118,7 @@ const THINKING_LEVELS: Record<Exclude<ReasoningEffort, 'none'>, string> = {
 };
 
 /**
- * Reasoning → `thinkingConfig` (PROTOCOLS.md §7.3): a budget is `thinkingBudget` (0 = off, -1 =
+ * Reasoning → `thinkingConfig` (docs/protocols.md §7.3): a budget is `thinkingBudget` (0 = off, -1 =
  * dynamic), an effort is `thinkingLevel`. Gemini rejects both at once, so a budget wins.
  */
 function encodeThinkingConfig(reasoning: ReasoningConfig | undefined, warnings: Warning[]): JsonObject | undefined {

@@ -5,7 +5,7 @@ import type { ResponseContext } from '../protocol-codec.js';
 import { decodeGeminiResponse } from './decode-response.js';
 import { encodeGeminiResponse } from './encode-response.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/gemini/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/gemini/', import.meta.url);
 const context = (overrides: Partial<ResponseContext> = {}, includeThoughts = true): ResponseContext => ({
   requestId: 'req_1',
   created: 1,

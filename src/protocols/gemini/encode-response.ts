@@ -7,7 +7,7 @@ import { encodeGeminiClientPart } from './encode-part.js';
 import { toGeminiFinishReason } from './map-finish-reason.js';
 
 /**
- * Core response → `GenerateContentResponse` (SPEC.md "Generate-content response"). Tool calls carry
+ * Core response → `GenerateContentResponse` (docs/protocols.md §4.4). Tool calls carry
  * the gateway's id, which Gemini clients echo in `functionResponse.id`. A prompt that Gemini
  * blocked goes back as it came: `promptFeedback` and no candidates.
  */

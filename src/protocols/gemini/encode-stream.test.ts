@@ -9,7 +9,7 @@ import type { ResponseContext } from '../protocol-codec.js';
 import { createGeminiStreamDecoder } from './decode-stream.js';
 import { createGeminiStreamEncoder } from './encode-stream.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/gemini/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/gemini/', import.meta.url);
 const context = (overrides: Partial<ResponseContext> = {}, includeThoughts = true): ResponseContext => ({
   requestId: 'req_1',
   created: 1,

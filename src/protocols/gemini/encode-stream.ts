@@ -16,7 +16,7 @@ function fieldsJson(fields: JsonObject | undefined): string {
 }
 
 /**
- * Stream parts → `data: <GenerateContentResponse>` records for a Gemini client (PROTOCOLS.md §4.5,
+ * Stream parts → `data: <GenerateContentResponse>` records for a Gemini client (docs/protocols.md §4.5,
  * §7.7): no `event:` lines (@google/genai drops such records), every record a whole response with
  * `candidates[i].content.role: 'model'` and only the new parts, function calls only once complete
  * (from `tool-call` parts, with the gateway's id to echo), and `finishReason` + `usageMetadata` on
@@ -85,7 +85,7 @@ export function createGeminiStreamEncoder(context: ResponseContext): StreamEncod
         }
         case 'error':
           done = true;
-          // Not data-framed: @google/genai only detects an error read as bare JSON (PROTOCOLS.md §4.5).
+          // Not data-framed: @google/genai only detects an error read as bare JSON (docs/protocols.md §4.5).
           return JSON.stringify(encodeGeminiError(part.error).body);
         default: {
           const unexpected: never = part;

@@ -19,7 +19,7 @@ interface Reply {
   status?: number;
   contentType: string;
   /** Written one after the other with a pause, so each is its own network read: @google/genai only
-   * recognises a bare JSON error that a read holds alone (PROTOCOLS.md §4.5). */
+   * recognises a bare JSON error that a read holds alone (docs/protocols.md §4.5). */
   chunks: string[];
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FinishReason, UnifiedFinishReason } from '../../core/finish-reason.js';
 import { GEMINI_FINISH_REASONS, mapGeminiBlockReason, mapGeminiFinishReason, toGeminiFinishReason, type GeminiFinishReason } from './map-finish-reason.js';
 
-/** PROTOCOLS.md §7.5, every value of the §4.4 enum. */
+/** docs/protocols.md §7.5, every value of the §4.4 enum. */
 const EXPECTED: Record<GeminiFinishReason, UnifiedFinishReason> = {
   FINISH_REASON_UNSPECIFIED: 'other',
   STOP: 'stop',

@@ -1,6 +1,6 @@
 import type { FinishReason, UnifiedFinishReason } from '../../core/finish-reason.js';
 
-/** Every `finishReason` of `GenerateContentResponse` (PROTOCOLS.md §4.4, @google/genai `FinishReason`). */
+/** Every `finishReason` of `GenerateContentResponse` (docs/protocols.md §4.4, @google/genai `FinishReason`). */
 export const GEMINI_FINISH_REASONS = [
   'FINISH_REASON_UNSPECIFIED',
   'STOP',
@@ -30,7 +30,7 @@ function isGeminiFinishReason(value: string): value is GeminiFinishReason {
 }
 
 /**
- * Gemini `finishReason` → core (PROTOCOLS.md §7.5). A function call ends with `STOP`, so the caller
+ * Gemini `finishReason` → core (docs/protocols.md §7.5). A function call ends with `STOP`, so the caller
  * says whether the candidate holds `functionCall` parts. Unknown values keep their raw text.
  */
 export function mapGeminiFinishReason(raw: string | undefined, hasToolCalls: boolean): FinishReason {

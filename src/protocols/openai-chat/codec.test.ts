@@ -10,7 +10,7 @@ import type { Usage } from '../../core/usage.js';
 import { decodeSseText } from '../decode-sse-text.js';
 import { openAIChatCodec } from './codec.js';
 
-const FIXTURES = fileURLToPath(new URL('../../../../shared/fixtures/openai-chat/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/openai-chat/', import.meta.url));
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
 
 
@@ -73,9 +73,26 @@ describe('openai-chat stream decoder, over every recorded stream', () => {
   it('skips events it does not know, and reads a mid-stream error', () => {
     const decoder = openAIChatCodec.createStreamDecoder();
     expect(decoder.decode({ data: '{"object":"something.else"}' })).toEqual([{ type: 'start' }]);
-    expect(decoder.decode({ data: 'not json' })).toEqual([]);
     const [error] = decoder.decode({ data: '{"error":{"message":"overloaded","type":"server_error"}}' });
     expect(error).toMatchObject({ type: 'error', error: { message: 'overloaded', status: 502 } });
+    expect(decoder.end()).toEqual([]);
+  });
+
+  it('ends the stream with an error part at a chunk that is not JSON', () => {
+    const decoder = openAIChatCodec.createStreamDecoder();
+    decoder.decode({ data: '{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"}}]}' });
+    expect(decoder.decode({ data: '{"id":"c","choices":[{"ind' })).toMatchObject([{ type: 'error', error: { status: 502, detailCode: 'upstream_invalid_event' } }]);
+    expect(decoder.end()).toEqual([]);
+  });
+
+  it('is complete at a finish_reason even without [DONE], and ends with an error part without one', () => {
+    const finished = openAIChatCodec.createStreamDecoder();
+    finished.decode({ data: '{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}' });
+    expect(finished.end().map((part) => part.type)).toEqual(['finish']);
+    const cut = openAIChatCodec.createStreamDecoder();
+    cut.decode({ data: '{"id":"c","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}' });
+    expect(cut.end()).toMatchObject([{ type: 'error', error: { detailCode: 'upstream_ended_early' } }]);
+    expect(openAIChatCodec.createStreamDecoder().end()).toMatchObject([{ type: 'error' }]);
   });
 });
 
@@ -115,7 +132,7 @@ function minimalRequest(extension: Record<string, unknown> = {}): GenerateReques
 }
 
 describe('openai-chat stream encoder', () => {
-  it('writes the canonical sequence for a tool call (PROTOCOLS.md §8)', () => {
+  it('writes the canonical sequence for a tool call (docs/protocols.md §8)', () => {
     const encoder = openAIChatCodec.createStreamEncoder({ requestId: 'x', created: 1, model: 'm', request: minimalRequest({ include_usage: true }) });
     const parts: StreamPart[] = [
       { type: 'start' },

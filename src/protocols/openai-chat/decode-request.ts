@@ -27,7 +27,7 @@ const MAPPED_FIELDS = new Set([
   'response_format', 'reasoning_effort', 'user', 'safety_identifier', 'metadata', 'functions', 'function_call',
 ]);
 
-/** OpenAI Chat Completions request → GenerateRequest, validating every field (SPEC.md, PROTOCOLS.md §1.1). */
+/** OpenAI Chat Completions request → GenerateRequest, validating every field (docs/protocols.md §1.1). */
 export function decodeOpenAIChatRequest(input: unknown): DecodedRequest {
   const body = requireObject(input, 'body');
   const warnings: Warning[] = [];

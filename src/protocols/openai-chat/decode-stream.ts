@@ -9,6 +9,26 @@ import { isJsonObject, type JsonObject } from '../read-fields.js';
 import { convertOpenAIChatUsage } from './convert-usage.js';
 import { decodeOpenAIError } from './decode-error.js';
 import { mapOpenAIChatFinishReason } from './map-finish-reason.js';
+import { invalidStreamEvent, streamEndedEarly } from '../../core/stream-ended-early.js';
+
+/**
+ * The Chat stream's completion rule: it is complete once a choice has a `finish_reason` (the
+ * `[DONE]` after it is tolerated missing) or at `[DONE]`; an error chunk ends it too. Read on the
+ * raw event, for a passthrough stream's last events; the decoder below follows the same rule.
+ */
+export function endsOpenAIChatStream(event: SseEvent): boolean {
+  if (event.unframed) return false;
+  if (event.data === '[DONE]') return true;
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(event.data);
+  } catch {
+    return false;
+  }
+  if (!isJsonObject(chunk)) return false;
+  if (chunk.error !== undefined || event.event === 'error') return true;
+  return Array.isArray(chunk.choices) && chunk.choices.some((choice) => isJsonObject(choice) && typeof choice.finish_reason === 'string');
+}
 
 interface OpenTool {
   id: string;
@@ -31,7 +51,9 @@ interface ChoiceState {
 
 /**
  * OpenAI Chat chunks → stream parts. The finish is held back until the stream ends (`[DONE]` or
- * EOF), because usage arrives in a chunk after the one with `finish_reason`.
+ * EOF), because usage arrives in a chunk after the one with `finish_reason`. A stream that ends
+ * before every choice has its `finish_reason` (and without `[DONE]`), or with a chunk that is not
+ * JSON, ends with an error part instead (`endsOpenAIChatStream`).
  */
 export function createOpenAIChatStreamDecoder(): StreamDecoder {
   const choices = new Map<number, ChoiceState>();
@@ -93,10 +115,12 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
       try {
         chunk = JSON.parse(event.data);
       } catch {
-        return [];
+        finished = true;
+        return [{ type: 'error', error: invalidStreamEvent() }];
       }
       if (!isJsonObject(chunk)) return [];
       if (chunk.error !== undefined || event.event === 'error') {
+        finished = true;
         const error = decodeOpenAIError(500, event.data);
         return [{ type: 'error', error: new GatewayError(error.code === 'invalid_request' ? 'upstream_error' : error.code, error.message, { status: 502, upstream: error.upstream }) }];
       }
@@ -162,6 +186,12 @@ export function createOpenAIChatStreamDecoder(): StreamDecoder {
       }
       return parts;
     },
-    end: finish,
+    end(): StreamPart[] {
+      if (finished) return [];
+      const complete = started && choices.size > 0 && [...choices.values()].every((state) => state.finishReason !== undefined);
+      if (complete) return finish();
+      finished = true;
+      return [{ type: 'error', error: streamEndedEarly('a choice with its finish_reason') }];
+    },
   };
 }

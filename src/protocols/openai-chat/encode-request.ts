@@ -8,7 +8,7 @@ import type { EncodedRequest, EncodeRequestOptions } from '../protocol-codec.js'
 import { encodeOpenAIReasoningEffort } from './encode-reasoning-effort.js';
 import type { JsonObject } from '../read-fields.js';
 
-/** GenerateRequest → OpenAI Chat Completions request (PROTOCOLS.md §1). */
+/** GenerateRequest → OpenAI Chat Completions request (docs/protocols.md §1). */
 export function encodeOpenAIChatRequest(request: GenerateRequest, options: EncodeRequestOptions): EncodedRequest {
   const warnings: Warning[] = [];
   const body: JsonObject = {
@@ -17,7 +17,7 @@ export function encodeOpenAIChatRequest(request: GenerateRequest, options: Encod
   };
   if (request.stream) {
     body.stream = true;
-    // Usage is only streamed on request (PROTOCOLS.md §7.6); always ask for it.
+    // Usage is only streamed on request (docs/protocols.md §7.6); always ask for it.
     body.stream_options = { include_usage: true };
   }
   const functionTools: JsonObject[] = [];

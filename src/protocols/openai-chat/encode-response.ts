@@ -8,7 +8,7 @@ export function openAIChatCompletionId(context: ResponseContext): string {
   return `chatcmpl-${context.requestId}`;
 }
 
-/** Core response → OpenAI `chat.completion` object (SPEC.md "Chat completion"). */
+/** Core response → OpenAI `chat.completion` object (docs/protocols.md §1.4). */
 export function encodeOpenAIChatResponse(response: GenerateResponse, context: ResponseContext): JsonObject {
   return {
     id: openAIChatCompletionId(context),

@@ -13,7 +13,7 @@ interface ChoiceState {
 }
 
 /**
- * Stream parts → `chat.completion.chunk` records (PROTOCOLS.md §1.5): data-only lines, the role in
+ * Stream parts → `chat.completion.chunk` records (docs/protocols.md §1.5): data-only lines, the role in
  * each choice's first delta, every tool call opened with id, type, name and empty arguments (the
  * SDK's `ChatCompletionStream` demands them), a `finish_reason` per choice, the usage chunk when
  * the client asked for it, then `[DONE]`.
@@ -91,7 +91,7 @@ export function createOpenAIChatStreamEncoder(context: ResponseContext): StreamE
         case 'error':
           failed = true;
           done = true;
-          // The SDK throws on a data record with a top-level `error` (PROTOCOLS.md §1.5).
+          // The SDK throws on a data record with a top-level `error` (docs/protocols.md §1.5).
           return sseData(JSON.stringify(encodeOpenAIError(part.error).body));
         default: {
           const unexpected: never = part;

@@ -2,7 +2,7 @@ import type { FinishReason, UnifiedFinishReason } from '../../core/finish-reason
 
 export type OpenAIChatFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
 
-/** OpenAI `finish_reason` → core (PROTOCOLS.md §7.5). Unknown values keep their raw text. */
+/** OpenAI `finish_reason` → core (docs/protocols.md §7.5). Unknown values keep their raw text. */
 export function mapOpenAIChatFinishReason(raw: string | null | undefined): FinishReason {
   switch (raw) {
     case 'stop':

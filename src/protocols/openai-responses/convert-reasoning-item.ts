@@ -1,5 +1,5 @@
 import type { ReasoningPart } from '../../core/content-part.js';
-import { isProtocol, type ProtocolMetadata } from '../../core/protocol.js';
+import type { ProtocolMetadata } from '../../core/protocol.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 
 /**
@@ -8,7 +8,7 @@ import { isJsonObject, type JsonObject } from '../read-fields.js';
  *
  * `encrypted_content` is an opaque string the client sends back on the next turn. When the reasoning
  * came from another vendor (an Anthropic thinking signature, redacted thinking, Gemini metadata),
- * the gateway has nowhere else to keep it, because it stores nothing between requests (PROTOCOLS.md
+ * the gateway has nowhere else to keep it, because it stores nothing between requests (docs/protocols.md
  * §7.3); so it rides in `encrypted_content` under our own prefix and is restored on the way back.
  * Without it, a Responses client (Codex CLI) in front of Claude with thinking fails on its second
  * tool turn: Anthropic requires the signed thinking block before the tool_use.
@@ -82,7 +82,7 @@ function decodeCarrier(value: string): Pick<ReasoningPart, 'signature' | 'redact
     const metadata: ProtocolMetadata = {};
     // Only other vendors' namespaces, each an object: the carrier never overrides our own metadata.
     for (const [protocol, fields] of Object.entries(carried.protocolMetadata)) {
-      if (isProtocol(protocol) && protocol !== 'openai-responses' && isJsonObject(fields)) metadata[protocol] = fields;
+      if (protocol !== 'openai-responses' && isJsonObject(fields)) metadata[protocol] = fields;
     }
     if (Object.keys(metadata).length > 0) restored.protocolMetadata = metadata;
   }

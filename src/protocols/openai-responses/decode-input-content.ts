@@ -4,7 +4,7 @@ import type { ProtocolMetadata } from '../../core/protocol.js';
 import { convertUrlToFileData, parseDataUrl } from '../data-url.js';
 import { readString, requireObject, requireString } from '../read-fields.js';
 
-/** Content of Responses input messages and function outputs → core parts (PROTOCOLS.md §3.2). */
+/** Content of Responses input messages and function outputs → core parts (docs/protocols.md §3.2). */
 
 function requireContentList(content: unknown, param: string): unknown[] {
   if (!Array.isArray(content)) throw invalidRequest(param, `Invalid type for '${param}': expected a string or an array of content parts.`);

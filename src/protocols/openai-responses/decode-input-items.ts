@@ -25,7 +25,7 @@ export interface DecodedInput {
 }
 
 /**
- * `instructions` + `input` → core system and messages (PROTOCOLS.md §3.2). `instructions` and the
+ * `instructions` + `input` → core system and messages (docs/protocols.md §3.2). `instructions` and the
  * system/developer messages before any other item become the core system prompt; later ones stay
  * in place as system messages. Assistant-side items in a row (reasoning, message, function calls)
  * form one assistant turn, and function outputs in a row one tool turn, as the core expects.

@@ -35,7 +35,7 @@ const MAPPED_FIELDS = new Set([
 /** Extension key of the input items the core cannot hold (see KeptInputItem). */
 export const KEPT_INPUT_ITEMS_KEY = 'responses_only_input_items';
 
-/** OpenAI Responses request → GenerateRequest, validating every mapped field (PROTOCOLS.md §3.1). */
+/** OpenAI Responses request → GenerateRequest, validating every mapped field (docs/protocols.md §3.1). */
 export function decodeOpenAIResponsesRequest(input: unknown): DecodedRequest {
   const body = requireObject(input, 'body');
   const warnings: Warning[] = [];

@@ -5,7 +5,7 @@ import type { GenerateResponse } from '../../core/generate-response.js';
 import type { JsonObject } from '../read-fields.js';
 import { openAIResponsesCodec } from './codec.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/openai-responses/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/openai-responses/', import.meta.url);
 const readText = (name: string) => readFileSync(new URL(name, FIXTURES), 'utf8');
 const readJson = (name: string) => JSON.parse(readText(name)) as JsonObject;
 const outputOf = (name: string, index: number) => (readJson(name).output as JsonObject[])[index];

@@ -7,7 +7,7 @@ import { convertOpenAIResponsesUsage } from './convert-usage.js';
 import { decodeOpenAIResponsesFailure } from './decode-error.js';
 import { mapOpenAIResponsesStatus } from './map-finish-reason.js';
 
-/** Upstream `Response` JSON → core response (PROTOCOLS.md §3.3). A failed Response is an error. */
+/** Upstream `Response` JSON → core response (docs/protocols.md §3.3). A failed Response is an error. */
 export function decodeOpenAIResponsesResponse(body: unknown): GenerateResponse {
   if (!isJsonObject(body) || !Array.isArray(body.output)) {
     throw new GatewayError('upstream_error', 'The upstream returned a body that is not a Responses Response object.');

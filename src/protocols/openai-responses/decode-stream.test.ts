@@ -8,7 +8,7 @@ import { decodeSseText } from '../decode-sse-text.js';
 import type { JsonObject } from '../read-fields.js';
 import { createOpenAIResponsesStreamDecoder } from './decode-stream.js';
 
-const FIXTURES = new URL('../../../../shared/fixtures/openai-responses/', import.meta.url);
+const FIXTURES = new URL('../../../test/fixtures/openai-responses/', import.meta.url);
 
 function decodeStreamText(text: string | Uint8Array): StreamPart[] {
   return decodeSseText(text, createOpenAIResponsesStreamDecoder());

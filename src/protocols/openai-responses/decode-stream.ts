@@ -1,5 +1,4 @@
 import { expandResponseToStreamParts } from '../../core/expand-response.js';
-import { GatewayError } from '../../core/gateway-error.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { SseEvent } from '../../sse/sse-event.js';
 import type { StreamDecoder } from '../protocol-codec.js';
@@ -9,9 +8,29 @@ import { decodeOpenAIResponsesErrorEvent, decodeOpenAIResponsesFailure } from '.
 import { contentText, decodeOpenAIResponsesOutputItem } from './decode-response.js';
 import { mapOpenAIResponsesStatus } from './map-finish-reason.js';
 import { createStreamItemReader } from './read-stream-items.js';
+import { invalidStreamEvent, streamEndedEarly } from '../../core/stream-ended-early.js';
+
+const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 
 /**
- * Responses events → stream parts (PROTOCOLS.md §3.4). Text, arguments and reasoning that arrive in
+ * The Responses stream's completion rule: it is complete at `response.completed`,
+ * `response.incomplete` or `response.failed`; an `error` event ends it too. Read on the raw event,
+ * for a passthrough stream's last events; the decoder below follows it.
+ */
+export function endsOpenAIResponsesStream(event: SseEvent): boolean {
+  if (event.unframed) return false;
+  if (event.event !== undefined && TERMINAL_EVENTS.has(event.event)) return true;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(event.data);
+  } catch {
+    return false;
+  }
+  return isJsonObject(payload) && typeof payload.type === 'string' && TERMINAL_EVENTS.has(payload.type);
+}
+
+/**
+ * Responses events → stream parts (docs/protocols.md §3.4). Text, arguments and reasoning that arrive in
  * a `.done` event beyond what the deltas carried are passed on as one more delta. Events that carry
  * no content of their own are skipped on purpose: keepalive, the `.done` echoes of the deltas, the
  * progress of built-in tools (web_search_call.*, image_generation_call.*, file_search_call.*,
@@ -55,7 +74,8 @@ export function createOpenAIResponsesStreamDecoder(): StreamDecoder {
       try {
         payload = JSON.parse(event.data);
       } catch {
-        return [];
+        finished = true;
+        return [{ type: 'error', error: invalidStreamEvent() }];
       }
       if (!isJsonObject(payload)) return [];
       const type = typeof payload.type === 'string' ? payload.type : event.event;
@@ -115,7 +135,7 @@ export function createOpenAIResponsesStreamDecoder(): StreamDecoder {
     end(): StreamPart[] {
       if (finished) return [];
       finished = true;
-      return [{ type: 'error', error: new GatewayError('upstream_error', 'The upstream stream ended before the response was complete.') }];
+      return [{ type: 'error', error: streamEndedEarly('response.completed') }];
     },
   };
 }

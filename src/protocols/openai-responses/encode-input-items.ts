@@ -8,7 +8,7 @@ import { ownMetadata } from './convert-reasoning-item.js';
 import type { KeptInputItem } from './decode-input-items.js';
 
 /**
- * Core messages → Responses input items (PROTOCOLS.md §3.2). Mid-conversation system messages
+ * Core messages → Responses input items (docs/protocols.md §3.2). Mid-conversation system messages
  * become developer messages (the leading system prompt goes to `instructions`); items the core
  * could not hold are put back where they were.
  */
@@ -79,7 +79,7 @@ function encodeInputParts(parts: readonly UserPart[], param: string, warnings: W
   return wire;
 }
 
-/** Responses has no error flag on function outputs (PROTOCOLS.md §7.1): the text says so. */
+/** Responses has no error flag on function outputs (docs/protocols.md §7.1): the text says so. */
 function encodeToolOutput(result: ToolResultPart, param: string, warnings: Warning[]): string | JsonObject[] {
   if (result.content.every((part) => part.type === 'text')) {
     const text = textOfParts(result.content, '\n');

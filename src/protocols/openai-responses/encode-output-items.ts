@@ -4,7 +4,7 @@ import { readCustomToolInput } from './convert-custom-tool.js';
 import { encodeReasoningItem, ownMetadata } from './convert-reasoning-item.js';
 
 /**
- * Output items as a Responses client receives them (PROTOCOLS.md §3.3), built here once for both
+ * Output items as a Responses client receives them (docs/protocols.md §3.3), built here once for both
  * encodeResponse and the stream encoder so the two agree. Item ids derive from the request id and
  * the item's position in `output`, which makes them unique and reproducible.
  */

@@ -17,7 +17,7 @@ import {
 /** OpenAI rejects `max_output_tokens` below 16 ("integer below minimum value"). */
 const MIN_OUTPUT_TOKENS = 16;
 
-/** GenerateRequest → OpenAI Responses request (PROTOCOLS.md §3.1, §6). */
+/** GenerateRequest → OpenAI Responses request (docs/protocols.md §3.1, §6). */
 export function encodeOpenAIResponsesRequest(request: GenerateRequest, options: EncodeRequestOptions): EncodedRequest {
   if (request.n !== undefined && request.n > 1) {
     throw invalidRequest('n', `OpenAI Responses returns one answer per request, so n = ${request.n} cannot be served by this upstream.`);

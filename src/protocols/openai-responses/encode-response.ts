@@ -24,7 +24,7 @@ export interface ResponseOutcome {
 }
 
 /**
- * The full Response object (SPEC.md "Response"), for encodeResponse and for every `response` the
+ * The full Response object (docs/protocols.md §3.3), for encodeResponse and for every `response` the
  * stream carries. Request fields are echoed with their effective values, as OpenAI does.
  */
 export function createOpenAIResponsesObject(context: ResponseContext, outcome: ResponseOutcome): JsonObject {

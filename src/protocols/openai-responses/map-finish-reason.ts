@@ -6,7 +6,7 @@ export type OpenAIResponsesTerminalStatus = 'completed' | 'incomplete' | 'failed
 export type OpenAIResponsesIncompleteReason = 'max_output_tokens' | 'content_filter';
 
 /**
- * Responses has no finish reason (PROTOCOLS.md §3.3, §7.5): `status` plus `incomplete_details.reason`,
+ * Responses has no finish reason (docs/protocols.md §3.3, §7.5): `status` plus `incomplete_details.reason`,
  * and tool calls show only as `function_call` items in a `completed` response.
  */
 export function mapOpenAIResponsesStatus(status: unknown, incompleteDetails: unknown, hasToolCalls: boolean): FinishReason {
@@ -26,7 +26,7 @@ export function mapOpenAIResponsesStatus(status: unknown, incompleteDetails: unk
   }
 }
 
-/** Core → Responses `status` and `incomplete_details` (PROTOCOLS.md §7.5, "→ Responses"). */
+/** Core → Responses `status` and `incomplete_details` (docs/protocols.md §7.5, "→ Responses"). */
 export function toOpenAIResponsesStatus(reason: FinishReason): {
   status: OpenAIResponsesTerminalStatus;
   incompleteDetails: { reason: OpenAIResponsesIncompleteReason } | null;

@@ -48,7 +48,7 @@ export type EmitEvent = (type: string, fields: JsonObject) => void;
 export type EmitEventJson = (type: string, fieldsJson: string) => void;
 
 /**
- * The wire events of one item (PROTOCOLS.md §3.4 table): added, part added, deltas, part done, done.
+ * The wire events of one item (docs/protocols.md §3.4 table): added, part added, deltas, part done, done.
  * `output` is the Response's output array, kept current for the terminal event.
  */
 export function createStreamItemWriter(requestId: string, output: JsonObject[], emit: EmitEvent, emitJson: EmitEventJson) {

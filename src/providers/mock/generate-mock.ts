@@ -5,6 +5,7 @@ import { GatewayError, mapStatusToErrorCode } from '../../core/gateway-error.js'
 import type { FunctionTool, GenerateRequest } from '../../core/generate-request.js';
 import type { FinishReason } from '../../core/finish-reason.js';
 import type { StreamPart } from '../../core/stream-part.js';
+import { streamEndedEarly } from '../../core/stream-ended-early.js';
 import { countRequestTokens, loadTokenCounter } from '../count-tokens.js';
 import { createExampleFromSchema } from './example-from-schema.js';
 import { LOREM } from './mock-models.js';
@@ -52,6 +53,8 @@ export async function* generateMock(
         outputTokens += tokens;
         yield { type: 'text-delta', id, delta: piece, ...tag };
       }
+      // mock-cut stops here, as an upstream whose connection closes before the end of its answer.
+      if (plan.cut) throw streamEndedEarly('the end of its answer');
       yield { type: 'text-end', id, ...tag };
     }
     // Usage is for the whole response: the last choice's finish carries it.
@@ -65,7 +68,7 @@ function usageOf(inputTokens: number, outputTokens: number) {
 }
 
 type MockPlan =
-  | { kind: 'text'; pieces: string[]; intervalMs: number }
+  | { kind: 'text'; pieces: string[]; intervalMs: number; cut?: boolean }
   | { kind: 'tool-call'; tool: FunctionTool; input: string };
 
 function planMockAnswer(request: GenerateRequest, model: string, options: MockOptions): MockPlan {
@@ -81,6 +84,8 @@ function planMockAnswer(request: GenerateRequest, model: string, options: MockOp
       const pieces = Array.from({ length: options.slowPieces }, (_, index) => (index === 0 ? '' : ' ') + words[index % words.length]);
       return { kind: 'text', pieces, intervalMs: options.slowIntervalMs };
     }
+    case 'mock-cut':
+      return { kind: 'text', pieces: splitIntoPieces(LOREM).slice(0, 8), intervalMs: 0, cut: true };
     case 'mock-tools': {
       const last = request.messages[request.messages.length - 1];
       if (last?.role === 'tool') {
@@ -97,7 +102,10 @@ function planMockAnswer(request: GenerateRequest, model: string, options: MockOp
     case 'mock-fail': {
       const named = /^\s*([45]\d\d)\s*$/.exec(lastUserText);
       const status = named ? Number(named[1]) : options.failStatus;
-      throw new GatewayError(mapStatusToErrorCode(status), `mock-fail failed as asked, with HTTP ${status}.`, { status });
+      const code = mapStatusToErrorCode(status);
+      // The message names the condition, not the number: a client's protocol may answer it with
+      // another status (503 is Anthropic's 529).
+      throw new GatewayError(code, `mock-fail failed as asked (${code}).`, { status });
     }
     default:
       throw new GatewayError('not_found', `The mock provider has no model '${model}'.`, { detailCode: 'model_not_found' });

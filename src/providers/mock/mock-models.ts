@@ -4,6 +4,7 @@ export const MOCK_MODELS = [
   { id: 'mock-lorem', description: 'Answers with a fixed paragraph of lorem ipsum.' },
   { id: 'mock-slow', description: 'Streams a long answer slowly, one small piece every slowIntervalMs (default 100 ms).' },
   { id: 'mock-tools', description: 'Calls the first offered tool with arguments valid under its schema, then answers with the tool result.' },
+  { id: 'mock-cut', description: 'Streams the first words of lorem ipsum, then stops before the end, as an upstream whose connection closes early.' },
   { id: 'mock-fail', description: 'Fails with failStatus (default 503), or with the HTTP status the last user message names.' },
 ] as const;
 

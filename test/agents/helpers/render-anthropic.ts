@@ -1,7 +1,7 @@
 import type { ScriptedAnswer } from './script-answer.js';
 import { pieces, sse } from './render-pieces.js';
 
-/** A scripted answer as Anthropic Messages writes it (shapes as in shared/fixtures/anthropic-messages). */
+/** A scripted answer as Anthropic Messages writes it (shapes as in test/fixtures/anthropic-messages). */
 export function renderAnthropic(answer: ScriptedAnswer, model: string, serial: number, stream: boolean): string {
   const id = `msg_scripted_${serial}`;
   const stopReason = answer.toolCall ? 'tool_use' : 'end_turn';

@@ -2,7 +2,7 @@ import type { ScriptedAnswer } from './script-answer.js';
 import { pieces, sse } from './render-pieces.js';
 
 /**
- * A scripted answer as Gemini writes it (shapes as in shared/fixtures/gemini): thoughts as
+ * A scripted answer as Gemini writes it (shapes as in test/fixtures/gemini): thoughts as
  * `thought: true` parts, the signature on the function call part, `finishReason` on the last chunk.
  */
 export function renderGemini(answer: ScriptedAnswer, model: string, serial: number, stream: boolean): string {

@@ -1,7 +1,7 @@
 import type { ScriptedAnswer } from './script-answer.js';
 import { pieces, sse } from './render-pieces.js';
 
-/** A scripted answer as OpenAI Responses writes it (shapes as in shared/fixtures/openai-responses). */
+/** A scripted answer as OpenAI Responses writes it (shapes as in test/fixtures/openai-responses). */
 export function renderOpenAIResponses(answer: ScriptedAnswer, model: string, serial: number, stream: boolean): string {
   const responseId = `resp_scripted_${serial}`;
   const usage = { input_tokens: 120, input_tokens_details: { cached_tokens: 0 }, output_tokens: 30, output_tokens_details: { reasoning_tokens: 10 }, total_tokens: 150 };

@@ -1,0 +1,63 @@
+import type { GatewayError } from '../core/gateway-error.js';
+import type { Protocol } from '../core/protocol.js';
+import type { Usage } from '../core/usage.js';
+import type { Warning } from '../core/warning.js';
+import type { AttemptMode } from './plan-generation.js';
+import type { InterruptedReason } from './recovery-sink.js';
+
+/** One attempt of a request, as it went. */
+export interface AttemptReport {
+  provider: string;
+  model: string;
+  mode: AttemptMode;
+  /** The upstream's status (its error's, when it answered with one); none when it never answered. */
+  status?: number;
+  /** Why the attempt failed, when it did (already cleared of keys). */
+  error?: string;
+  /** From the attempt's start to the upstream's response head (or its failure). */
+  ms: number;
+}
+
+/**
+ * What happened to one generation request, handed to the observers (the recoveries, the log line)
+ * when it is over, and while a drain runs. The response and its usage are worked out only when an
+ * observer asks: most requests end well and nobody reads them.
+ */
+export interface GenerationOutcome {
+  readonly requestId: string;
+  readonly user: string;
+  /** The client's protocol. */
+  readonly protocol: Protocol;
+  /** The model as the client asked for it. */
+  readonly model: string;
+  readonly stream: boolean;
+  readonly startedAt: number;
+  /** The attempt that answered, or the last one tried; none when the request failed before any. */
+  readonly upstream: { provider: string; model: string; mode: AttemptMode } | undefined;
+  readonly attempts: readonly AttemptReport[];
+  /** The HTTP status the client got. */
+  readonly status: number;
+  readonly durationMs: number;
+  readonly warnings: readonly Warning[];
+  /** Why it failed, if it did (the error the client got, or the failure that cut its stream). */
+  readonly error: GatewayError | undefined;
+  /** Set when the generation did not end normally towards its client: it is kept as a recovery. */
+  readonly interrupted: InterruptedReason | undefined;
+  /** The client's body, as received. */
+  requestBodyText(): string;
+  /** The response so far, as the client's protocol returns it without streaming. */
+  responseBodyText(): string;
+  usage(): Usage;
+}
+
+/**
+ * Something that wants to know how generations went. Observers never slow or break a response:
+ * the gateway calls them after the response is settled, and a failure of theirs is logged, never
+ * passed on.
+ */
+export interface GenerationObserver {
+  /** The client went away and the upstream is still being drained: the outcome so far. */
+  draining?(outcome: GenerationOutcome): void;
+  /** The generation is over. */
+  finished(outcome: GenerationOutcome): void | Promise<void>;
+}
