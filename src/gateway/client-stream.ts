@@ -51,6 +51,8 @@ export interface ClientStreamOptions {
   keepAlive?: () => string;
   keepAliveMs?: number;
   headersWaitMs?: number;
+  /** Called once, at the first write of the body (the time to first byte). */
+  onFirstWrite?: () => void;
 }
 
 export function createClientStream(options: ClientStreamOptions): ClientStream {
@@ -87,12 +89,14 @@ class SinkClientStream implements ClientStream, ClientGoneListener {
   #waiting: (() => void) | undefined;
   /** The `drain` listener, made the first time the socket is full. */
   #onDrain: (() => void) | undefined;
+  #onFirstWrite: (() => void) | undefined;
 
   constructor(options: ClientStreamOptions) {
     this.#sink = options.sink;
     this.#client = options.client;
     this.#keepAlive = options.keepAlive;
     this.#keepAliveMs = options.keepAliveMs ?? 15_000;
+    this.#onFirstWrite = options.onFirstWrite;
     if (this.#sink.chunkedEncoding === true) {
       this.#sink.chunkedEncoding = false;
       this.#framed = true;
@@ -111,6 +115,10 @@ class SinkClientStream implements ClientStream, ClientGoneListener {
       if (!this.#keepAlive) clearTimeout(this.#timer);
     }
     this.#wroteSinceTick = true;
+    if (this.#onFirstWrite) {
+      this.#onFirstWrite();
+      this.#onFirstWrite = undefined;
+    }
     if (writeNow(this.#sink, this.#frame(chunk))) return undefined;
     return new Promise<void>((resolve) => {
       this.#waiting = resolve;

@@ -31,6 +31,10 @@ export interface GenerationOutcome {
   /** The model as the client asked for it. */
   readonly model: string;
   readonly stream: boolean;
+  /** The path the client called (`/v1/messages`, `/v1beta/models/x:streamGenerateContent`). */
+  readonly endpoint: string;
+  /** The client's `user-agent`, when it sent one. */
+  readonly userAgent: string | undefined;
   readonly startedAt: number;
   /** The attempt that answered, or the last one tried; none when the request failed before any. */
   readonly upstream: { provider: string; model: string; mode: AttemptMode } | undefined;
@@ -38,6 +42,8 @@ export interface GenerationOutcome {
   /** The HTTP status the client got. */
   readonly status: number;
   readonly durationMs: number;
+  /** From the request's arrival to the first byte of the response's body (none when nothing was sent). */
+  readonly ttfbMs: number | undefined;
   readonly warnings: readonly Warning[];
   /** Why it failed, if it did (the error the client got, or the failure that cut its stream). */
   readonly error: GatewayError | undefined;
@@ -45,6 +51,11 @@ export interface GenerationOutcome {
   readonly interrupted: InterruptedReason | undefined;
   /** The client's body, as received. */
   requestBodyText(): string;
+  /**
+   * The body sent upstream by the attempt that answered, after translation (the client's own for
+   * a passthrough); none for the mock models or before any attempt.
+   */
+  upstreamRequestBodyText(): string | undefined;
   /** The response so far, as the client's protocol returns it without streaming. */
   responseBodyText(): string;
   usage(): Usage;
@@ -56,6 +67,11 @@ export interface GenerationOutcome {
  * passed on.
  */
 export interface GenerationObserver {
+  /**
+   * The response is under way: its head is decided (a stream has begun, or a JSON answer is
+   * ready). A stream's `responseBodyText()` grows from here on as the upstream sends.
+   */
+  started?(outcome: GenerationOutcome): void;
   /** The client went away and the upstream is still being drained: the outcome so far. */
   draining?(outcome: GenerationOutcome): void;
   /** The generation is over. */

@@ -44,6 +44,8 @@ export interface GatewayDeps {
 
 export interface GenerationInput {
   inbound: Protocol;
+  /** The path the client called. */
+  endpoint: string;
   body: JsonObject;
   /** The body as it arrived, for a passthrough and a recovery record (kept as bytes, off the JS heap). */
   bodyBytes: Buffer;
@@ -117,10 +119,13 @@ class GenerationRun implements GenerationOutcome {
   readonly config: GatewayConfig;
   model: string;
   stream = false;
+  readonly endpoint: string;
+  readonly userAgent: string | undefined;
   upstream: GenerationOutcome['upstream'];
   readonly attempts: AttemptReport[] = [];
   status = 0;
   durationMs = 0;
+  ttfbMs: number | undefined;
   warnings: readonly Warning[] = [];
   error: GatewayError | undefined;
   interrupted: InterruptedReason | undefined;
@@ -137,6 +142,8 @@ class GenerationRun implements GenerationOutcome {
   /** A JSON answer's body, as the client got it. */
   #answer: string | Buffer | undefined;
   #interruption: Interruption | undefined;
+  /** The attempt that answered (or the last tried). */
+  #attempt: GenerationAttempt | undefined;
 
   constructor(deps: GatewayDeps, input: GenerationInput, inbound: ProtocolDescriptor) {
     this.#deps = deps;
@@ -147,12 +154,20 @@ class GenerationRun implements GenerationOutcome {
     this.user = input.user;
     this.protocol = inbound.id;
     this.model = input.pathModel ?? (typeof input.body.model === 'string' ? input.body.model : '');
+    this.endpoint = input.endpoint;
+    this.userAgent = input.clientHeader('user-agent');
     this.#bodyBytes = input.bodyBytes;
     this.#clientKey = input.clientKey;
   }
 
   requestBodyText(): string {
     return this.#bodyBytes.toString('utf8');
+  }
+
+  upstreamRequestBodyText(): string | undefined {
+    const call = this.#attempt?.call;
+    if (!call) return undefined;
+    return (call.body ?? this.#bodyBytes).toString('utf8');
   }
 
   responseBodyText(): string {
@@ -228,8 +243,10 @@ class GenerationRun implements GenerationOutcome {
         collector: this.#collector,
         client: input.client,
         stoppedBy: () => interruption.shutdownError(),
+        onFirstByte: () => this.#firstByte(),
         onEnd: (error) => this.#finish(200, error, interruption.reasonFor(error)),
       });
+      this.#started();
       return { kind: 'stream', status: 200, headers: Object.assign({}, SSE_HEADERS, headers), body };
     }
 
@@ -237,6 +254,8 @@ class GenerationRun implements GenerationOutcome {
       const response = await collectJsonResponse(opened, this.#codec, this.#context, this.#collector);
       this.#answer = response.body;
       this.#usage = response.usage;
+      this.#started();
+      this.#firstByte();
       await this.#finish(200, undefined, interruption.reasonFor(undefined));
       return { kind: 'json', status: 200, headers: Object.assign({ 'content-type': 'application/json' }, headers), body: response.body };
     } catch (error) {
@@ -247,6 +266,7 @@ class GenerationRun implements GenerationOutcome {
   }
 
   #use(attempt: GenerationAttempt): void {
+    this.#attempt = attempt;
     this.upstream = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode };
     this.warnings = attempt.warnings;
   }
@@ -259,15 +279,26 @@ class GenerationRun implements GenerationOutcome {
     return headers;
   }
 
+  #firstByte(): void {
+    this.ttfbMs ??= this.#deps.now() - this.startedAt;
+  }
+
+  /** The response is under way: observers that follow responses as they grow learn it now. */
+  #started(): void {
+    for (const observer of this.#deps.observers) if (observer.started) this.#call(() => observer.started!(this), 'start');
+  }
+
   /** The client left under `drain`: observers learn it now, while the upstream goes on. */
   #draining(): void {
-    for (const observer of this.#deps.observers) {
-      // Called from the client's `close` event: a failure here must not escape into it.
-      try {
-        observer.draining?.(this);
-      } catch (error) {
-        this.#deps.logger.error(`an observer failed on the drain of ${this.requestId}: ${String(error)}`);
-      }
+    // Called from the client's `close` event: a failure here must not escape into it.
+    for (const observer of this.#deps.observers) if (observer.draining) this.#call(() => observer.draining!(this), 'drain');
+  }
+
+  #call(notify: () => void, moment: string): void {
+    try {
+      notify();
+    } catch (error) {
+      this.#deps.logger.error(`an observer failed at the ${moment} of ${this.requestId}: ${String(error)}`);
     }
   }
 

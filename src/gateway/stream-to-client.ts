@@ -22,6 +22,8 @@ interface StreamToClientOptions {
   client: ClientConnection;
   /** The error to report when the gateway itself stopped the stream (shutdown). */
   stoppedBy: () => GatewayError | undefined;
+  /** The first bytes of the body went to the client. */
+  onFirstByte: () => void;
   onEnd: (error: GatewayError | undefined) => Promise<void>;
 }
 
@@ -49,7 +51,7 @@ class ClientStreamBody implements StreamBody {
     const { opened, onEnd } = this.#options;
     // Passthrough upstreams send their own keep-alives (Anthropic pings).
     const keepAlive = opened.kind === 'passthrough-stream' ? undefined : () => this.#encoderOf().keepAlive();
-    const client = createClientStream({ sink, client: this.#options.client, keepAlive });
+    const client = createClientStream({ sink, client: this.#options.client, keepAlive, onFirstWrite: this.#options.onFirstByte });
     void this.#send(client).then(onEnd);
     return client.closed;
   }

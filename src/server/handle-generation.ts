@@ -48,6 +48,7 @@ async function generate(
   }
   return gateway.generate({
     inbound: protocol.id,
+    endpoint: event.url.pathname,
     body: body.json,
     bodyBytes: body.bytes,
     search: event.url.search,

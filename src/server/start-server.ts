@@ -3,6 +3,7 @@ import { listen } from 'listhen';
 import type { GatewayConfig } from '../config/config-types.js';
 import { watchConfig } from '../config/watch-config.js';
 import { createGateway, type Gateway } from '../gateway/create-gateway.js';
+import type { GenerationObserver } from '../gateway/generation-outcome.js';
 import type { RecoverySink } from '../gateway/recovery-sink.js';
 import { createStoreRecoverySink } from '../gateway/store-recovery-sink.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
@@ -37,13 +38,15 @@ export interface StartServerOptions {
   watch?: { path: string; explicit: boolean };
   /** The protocols served and called (default: the built-in ones, `protocols/registry.ts`). */
   protocols?: readonly ProtocolDescriptor[];
+  /** Told how each generation went, besides the log line and the recoveries. */
+  observers?: readonly GenerationObserver[];
 }
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const protocols = new ProtocolRegistry(options.protocols ?? BUILT_IN_PROTOCOLS);
   checkProviderTypes(options.config, protocols);
   const recoveries = options.recoveries ?? createStoreRecoverySink(options.recoveryStore);
-  const gateway = createGateway({ config: options.config, recoveries, logger: options.logger, protocols });
+  const gateway = createGateway({ config: options.config, recoveries, logger: options.logger, protocols, observers: options.observers });
   const app = createApp({ gateway, logger: options.logger, protocols, recoveryStore: options.recoveryStore });
   const host = options.host ?? options.config.server.host;
   const requestedPort = options.port ?? options.config.server.port;

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig } from '../../src/config/parse-config.js';
+import type { GenerationObserver } from '../../src/gateway/generation-outcome.js';
 import type { InterruptedGeneration, RecoverySink } from '../../src/gateway/recovery-sink.js';
 import { createStoreRecoverySink } from '../../src/gateway/store-recovery-sink.js';
 import { openRecoveryStore, type RecoveryStore } from '../../src/recoveries/recovery-store.js';
@@ -28,7 +29,7 @@ export interface TestGateway {
  * environment (no provider is created from the machine's variables), with a recoveries store in a
  * fresh temporary folder.
  */
-export async function startTestGateway(rawConfig: Record<string, unknown> = {}): Promise<TestGateway> {
+export async function startTestGateway(rawConfig: Record<string, unknown> = {}, options: { observers?: GenerationObserver[] } = {}): Promise<TestGateway> {
   const config = parseConfig(rawConfig, {});
   const home = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const store = await openRecoveryStore({ directory: join(home, 'recoveries') });
@@ -57,7 +58,7 @@ export async function startTestGateway(rawConfig: Record<string, unknown> = {}):
     },
   };
   const logs: string[] = [];
-  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0 });
+  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0, observers: options.observers });
   return {
     url: server.url,
     server,
