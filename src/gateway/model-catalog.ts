@@ -22,6 +22,21 @@ export interface ModelCatalog {
 
 const REFRESH_INTERVAL_MS = 10 * 60 * 1000;
 
+/** The provider of an alias's first target that one serves, following aliases it names. */
+function firstProvider(targets: readonly string[], config: GatewayConfig, modelsOf: (provider: ProviderConfig) => readonly string[], depth = 0): ProviderConfig | undefined {
+  for (const target of targets) {
+    if (Object.hasOwn(config.aliases, target) && depth < 8) {
+      const provider = firstProvider(config.aliases[target], config, modelsOf, depth + 1);
+      if (provider) return provider;
+      continue;
+    }
+    const slash = target.indexOf('/');
+    const provider = (slash > 0 && config.providers.find((entry) => entry.id === target.slice(0, slash))) || config.providers.find((entry) => modelsOf(entry).includes(target));
+    if (provider) return provider;
+  }
+  return undefined;
+}
+
 export function createModelCatalog(options: { upstream: UpstreamClient; protocols: ProtocolRegistry; now: () => number; onError?: (provider: string, error: unknown) => void }): ModelCatalog {
   const discovered = new Map<string, { models: string[]; fetchedAt: number; created: number }>();
   const inFlight = new Set<string>();
@@ -72,6 +87,14 @@ export function createModelCatalog(options: { upstream: UpstreamClient; protocol
           seen.add(model);
           models.push({ id, ownedBy: provider.id, created: discovered.get(provider.id)?.created ?? created, provider });
         }
+      }
+      // Aliases are models to a client (a fallback chain is one name); globs are not names.
+      for (const [alias, targets] of Object.entries(config.aliases)) {
+        if (seen.has(alias) || alias.includes('*') || alias.includes('?')) continue;
+        const provider = firstProvider(targets, config, modelsOf);
+        if (provider === undefined) continue;
+        seen.add(alias);
+        models.push({ id: alias, ownedBy: provider.id, created, provider });
       }
       return models;
     },

@@ -15,7 +15,7 @@ import type { GenerationAttempt } from './plan-generation.js';
 
 /** What an attempt's upstream answered before anything reached the client. */
 export type OpenedUpstream =
-  | { kind: 'error'; error: GatewayError }
+  | { kind: 'error'; error: GatewayError; /** The upstream's status (the mock's error status). */ status: number }
   | { kind: 'parts'; source: PartSource }
   | { kind: 'passthrough-stream'; source: PassthroughSource }
   | { kind: 'json'; body: Buffer; passthrough: boolean; upstreamCodec: ProtocolCodec };
@@ -34,10 +34,11 @@ export interface AttemptContext {
 }
 
 /**
- * Calls one attempt's upstream (or the mock) and waits for its response head: nothing is committed
- * to the client yet. Throws when the upstream cannot be reached or times out before its head.
+ * Calls one attempt's upstream (or the mock) with `apiKey` (the provider's, or one of its pool) and
+ * waits for its response head: nothing is committed to the client yet. Throws when the upstream
+ * cannot be reached or times out before its head.
  */
-export async function openAttempt(attempt: GenerationAttempt, context: AttemptContext, upstream: UpstreamClient): Promise<OpenedUpstream> {
+export async function openAttempt(attempt: GenerationAttempt, context: AttemptContext, upstream: UpstreamClient, apiKey: string | undefined): Promise<OpenedUpstream> {
   const { provider, call } = attempt;
   const { request } = context;
   if (attempt.upstream === undefined || call === undefined) {
@@ -47,7 +48,7 @@ export async function openAttempt(attempt: GenerationAttempt, context: AttemptCo
       const first = await parts.next();
       return { kind: 'parts', source: createGeneratorSource(parts, first) };
     } catch (error) {
-      if (GatewayError.is(error)) return { kind: 'error', error };
+      if (GatewayError.is(error)) return { kind: 'error', error, status: error.status };
       throw error;
     }
   }
@@ -67,7 +68,7 @@ export async function openAttempt(attempt: GenerationAttempt, context: AttemptCo
     baseURL: provider.baseURL,
     path: call.path,
     headers: Object.assign(
-      protocol.upstreamAuthHeaders(provider.forwardClientKey ? context.clientKey : provider.apiKey),
+      protocol.upstreamAuthHeaders(provider.forwardClientKey ? context.clientKey : apiKey),
       provider.headers,
       call.headers,
       forwarded,
@@ -83,7 +84,7 @@ export async function openAttempt(attempt: GenerationAttempt, context: AttemptCo
     });
     const error = decodeUpstreamFailure(codec, provider, response.status, redactSecrets(text, context.secrets()));
     error.retryAfter = readRetryAfter(response.headers);
-    return { kind: 'error', error };
+    return { kind: 'error', error, status: response.status };
   }
   const contentType = String(response.headers['content-type'] ?? '');
   if (request.stream && !contentType.includes('text/event-stream')) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/parse-config.js';
 import type { ProviderConfig } from '../config/config-types.js';
-import { resolveModel } from './route-model.js';
+import { resolveTargets } from './route-model.js';
 
 const config = parseConfig(
   {
@@ -15,10 +15,10 @@ const config = parseConfig(
   {},
 );
 const listed = (provider: ProviderConfig) => (provider.type === 'mock' ? ['mock-echo'] : provider.models);
-const route = (name: string, inbound: Parameters<typeof resolveModel>[3] = 'openai-chat') => {
-  const resolved = resolveModel(name, config, listed, inbound);
-  return `${resolved.provider.id}/${resolved.model}`;
-};
+const route = (name: string, inbound: Parameters<typeof resolveTargets>[3] = 'openai-chat', within = config) =>
+  resolveTargets(name, within, listed, inbound)
+    .map((target) => `${target.provider.id}/${target.model}`)
+    .join(' → ');
 
 describe('resolveModel', () => {
   it('takes provider/model first, even for models the provider does not list', () => {
@@ -44,10 +44,7 @@ describe('resolveModel', () => {
       },
       {},
     );
-    const routeIn = (name: string) => {
-      const resolved = resolveModel(name, withAnthropic, listed, 'anthropic-messages');
-      return `${resolved.provider.id}/${resolved.model}`;
-    };
+    const routeIn = (name: string) => route(name, 'anthropic-messages', withAnthropic);
     expect(routeIn('claude-opus-5-5')).toBe('gemini/gemini-2.5-pro');
     expect(routeIn('anthropic/claude-opus-5-5')).toBe('anthropic/claude-opus-5-5');
   });
@@ -57,5 +54,23 @@ describe('resolveModel', () => {
   it('is a 404 naming the model otherwise; an unknown provider prefix is just a model name', () => {
     expect(() => route('unheard-of')).toThrowError(/'unheard-of' does not exist.*GET \/v1\/models/);
     expect(() => route('openai/gpt-4o')).toThrowError(/'openai\/gpt-4o'/);
+  });
+  it('a list is a fallback chain, in order; an alias may name other aliases, each expanded in place, a target named twice tried once', () => {
+    const chained = parseConfig(
+      {
+        providers: {
+          first: { type: 'openai-chat', baseURL: 'http://127.0.0.1:1/v1', models: ['shared', 'only-first'] },
+          second: { type: 'gemini', baseURL: 'http://127.0.0.1:2', models: ['shared', 'gemini-pro'] },
+        },
+        aliases: { smart: ['first/big', 'cheap', 'second/gemini-pro'], cheap: ['second/gemini-pro', 'shared'], 'shared-*': 'nowhere-listed' },
+      },
+      {},
+    );
+    expect(route('smart', 'openai-chat', chained)).toBe('first/big → second/gemini-pro → first/shared');
+    expect(route('cheap', 'openai-chat', chained)).toBe('second/gemini-pro → first/shared');
+    expect(() => route('shared-x', 'openai-chat', chained)).toThrowError(/alias of 'nowhere-listed', which no provider serves/);
+  });
+  it("a route's targets come before everything, a provider/model included", () => {
+    expect(resolveTargets('first/only-first', config, listed, 'openai-chat', ['fast']).map((target) => target.model)).toEqual(['gemini-pro']);
   });
 });
