@@ -1,0 +1,15 @@
+import { Option, type Command } from 'commander';
+
+/** `gateway usage`: requests, tokens and cost per group, from the request log (no server needed). */
+export function registerUsageCommand(program: Command): void {
+  program
+    .command('usage')
+    .description('requests, tokens and cost from the request log, per model, provider, user, protocol or day')
+    .option('--since <when>', 'only requests from then on: 24h, 7d, 90m, or a date (2026-11-01)')
+    .addOption(new Option('--by <group>', 'group by').choices(['model', 'provider', 'user', 'protocol', 'day']).default('model'))
+    .option('--json', 'print { since, by, rows, total } as JSON')
+    .action(async (options: { since?: string; by: 'model' | 'provider' | 'user' | 'protocol' | 'day'; json?: boolean }) => {
+      const { runUsage } = await import('./log-cli-actions.js');
+      process.exitCode = await runUsage(options);
+    });
+}
