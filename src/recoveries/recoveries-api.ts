@@ -92,6 +92,7 @@ export function toApiSummary(summary: RecoverySummary): RecoveriesApiSummary {
     model: summary.model,
     protocol: summary.protocol,
     response_body_size: summary.response_body_size,
+    ...(summary.resumed_by !== undefined && { resumed_by: summary.resumed_by }),
   };
 }
 
@@ -105,6 +106,7 @@ export function toRecoveryDetail(record: RecoveryRecord): Record<string, unknown
     model: record.model,
     protocol: record.protocol,
     ...(record.error_message !== undefined && { error_message: record.error_message }),
+    ...(record.resumed_by !== undefined && { resumed_by: record.resumed_by }),
     request: { body_raw: record.request.body_raw, request_body_hash: record.request.request_body_hash },
     response: { body_raw: record.response.body_raw, response_body_size: record.response.response_body_size },
   };

@@ -93,6 +93,7 @@ function isRecoverySummary(value: unknown): value is RecoverySummary {
     typeof summary.model === 'string' &&
     typeof summary.protocol === 'string' &&
     typeof summary.provider === 'string' &&
-    typeof summary.response_body_size === 'number'
+    typeof summary.response_body_size === 'number' &&
+    (summary.resumed_by === undefined || typeof summary.resumed_by === 'string')
   );
 }

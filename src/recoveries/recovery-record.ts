@@ -39,6 +39,8 @@ export interface RecoveryRecord {
   provider: string;
   /** Client-safe text of the upstream failure (upstream_error, upstream_timeout). */
   error_message?: string;
+  /** The request a retry answered from this record made (docs/recoveries.md, "Resume on retry"): it answers no other. */
+  resumed_by?: string;
   request: { body_raw: string; request_body_hash: string };
   response: { body_raw: string; response_body_size: number };
 }
@@ -55,6 +57,7 @@ export interface RecoverySummary {
   protocol: Protocol;
   provider: string;
   response_body_size: number;
+  resumed_by?: string;
 }
 
 export interface RecoveryRecordInput {
@@ -69,6 +72,8 @@ export interface RecoveryRecordInput {
   protocol: Protocol;
   provider: string;
   errorMessage?: string;
+  /** The retry this record answered, if one did. */
+  resumedBy?: string;
   /** The original request body exactly as received (parsed again for its hash). */
   requestBodyText: string;
   /** The response JSON as the client's protocol returns it without streaming (maybe partial). */
@@ -88,6 +93,7 @@ export function createRecoveryRecord(input: RecoveryRecordInput): RecoveryRecord
     protocol: input.protocol,
     provider: input.provider,
     ...(input.errorMessage !== undefined && { error_message: input.errorMessage }),
+    ...(input.resumedBy !== undefined && { resumed_by: input.resumedBy }),
     request: { body_raw: tooLarge ? OMITTED_TOO_LARGE : input.requestBodyText, request_body_hash: hashRequestBodyText(input.requestBodyText) },
     response: { body_raw: input.responseBodyText, response_body_size: Buffer.byteLength(input.responseBodyText, 'utf8') },
   };
@@ -105,6 +111,7 @@ export function toRecoverySummary(record: RecoveryRecord): RecoverySummary {
     protocol: record.protocol,
     provider: record.provider,
     response_body_size: record.response.response_body_size,
+    ...(record.resumed_by !== undefined && { resumed_by: record.resumed_by }),
   };
 }
 

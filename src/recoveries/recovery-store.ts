@@ -31,7 +31,8 @@ export interface RecoveryStoreOptions {
 }
 
 export interface RecoveryStore {
-  readonly directory: string;
+  /** Where the records are, for messages: the directory, or the database URL with its password blanked. */
+  readonly location: string;
   /** Stores the record (replacing one with the same id), then prunes by count and age. */
   add(record: RecoveryRecord): Promise<void>;
   /**
@@ -39,6 +40,11 @@ export interface RecoveryStore {
    * growing, then completed): one removed or pruned meanwhile stays removed. false when it was not.
    */
   replace(record: RecoveryRecord): Promise<boolean>;
+  /**
+   * Notes on the record that a retry was answered from it (`resumed_by`), so it answers no other.
+   * false when there was no such record (for this user).
+   */
+  markResumed(requestId: string, resumedBy: string, user?: string): Promise<boolean>;
   /** Newest first. */
   list(user?: string): Promise<RecoverySummary[]>;
   get(requestId: string, user?: string): Promise<RecoveryRecord | undefined>;
@@ -83,7 +89,7 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
     (await listVisible(user)).sort((left, right) => right.created_at - left.created_at);
 
   return {
-    directory,
+    location: directory,
 
     async add(record) {
       assertOpen();
@@ -127,6 +133,12 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
         if (!replaced) await pending.discard();
       }
       return replaced;
+    },
+
+    async markResumed(this: RecoveryStore, requestId: string, resumedBy: string, user?: string) {
+      const record = await this.get(requestId, user);
+      if (!record) return false;
+      return this.replace(Object.assign({}, record, { resumed_by: resumedBy }));
     },
 
     list: listNewestFirst,
