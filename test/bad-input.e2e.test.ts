@@ -91,7 +91,7 @@ describe('bad input gets the OpenAI envelope and the right status', () => {
     const body = Buffer.from(JSON.stringify({ ...valid, messages: [{ role: 'user', content: 'in pieces' }] }));
     const { hostname, port } = new URL(open.url);
     for (const announce of [true, false]) {
-      const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}\r\nauthorization: Bearer sk\r\ncontent-type: application/json\r\nconnection: close\r\n`;
+      const head = `POST /v1/chat/completions HTTP/1.1\r\nhost: ${hostname}:${port}\r\nauthorization: Bearer sk\r\ncontent-type: application/json\r\nconnection: close\r\n`;
       const [first, rest] = announce
         ? [`${head}content-length: ${body.length}\r\n\r\n${body.subarray(0, 10)}`, body.subarray(10).toString()]
         : [`${head}transfer-encoding: chunked\r\n\r\na\r\n${body.subarray(0, 10)}\r\n`, `${(body.length - 10).toString(16)}\r\n${body.subarray(10)}\r\n0\r\n\r\n`];

@@ -18,6 +18,7 @@ const EXPECTED_SCENARIOS = [
   ...PATHS.flatMap((path) => [1, 10, 100].map((concurrency) => `nonstream.${path}.c${concurrency}`)),
   ...PATHS.flatMap((path) => [10, 100].map((concurrency) => `stream.${path}.c${concurrency}`)),
   ...['passthrough', 'anthropic-to-chat'].flatMap((path) => [100, 1000].map((size) => `memory.${path}.${size}`)),
+  'inspector.passthrough.c10',
   'memory.resident',
   'recoveries.loop-delay',
   'cli.help',
@@ -33,6 +34,7 @@ const EXPECTED_BUDGET = [
     const cost = path === 'passthrough' ? 'ratio' : 'floor';
     return [`stream.${path}.c10 ttfbP50Ms overReference`, `stream.${path}.c10 cpuUsPerStream ${cost}`, `stream.${path}.c100 ttfbP50Ms ${cost}`, `stream.${path}.c100 cpuUsPerStream ${cost}`];
   }),
+  'inspector.passthrough.c10 rps ratio',
   'memory.passthrough.1000 peakRssMb ratio',
   'memory.anthropic-to-chat.1000 peakRssMb ratio',
   'recoveries.loop-delay loopDelayP99Ms value',

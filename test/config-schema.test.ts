@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema } from '../src/config/config-schema.js';
+import * as v from 'valibot';
+import { configFileSchema, configJsonSchema } from '../src/config/config-schema.js';
 import { parseConfig } from '../src/config/parse-config.js';
 
 const root = new URL('../', import.meta.url);
@@ -12,11 +13,16 @@ describe('the config file schema', () => {
     expect(published.properties.providers.additionalProperties.anyOf[0].properties.timeoutMs).toMatchObject({ type: 'integer', description: expect.any(String) });
   });
 
-  it('every config.json example in the README is valid', () => {
+  it('every config.json example in the README is valid: whole files parse, snippets fit the schema', () => {
     const readme = readFileSync(new URL('README.md', root), 'utf8');
-    const examples = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => JSON.parse(match[1]));
-    expect(examples.length).toBeGreaterThan(0);
-    const env = { OPENAI_API_KEY: 'sk-a', ANTHROPIC_API_KEY: 'sk-b', OPENROUTER_API_KEY: 'sk-c', GEMINI_API_KEY: 'g' };
-    for (const example of examples.filter((value) => 'providers' in value || 'server' in value)) expect(() => parseConfig(example, env)).not.toThrow();
+    const blocks = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1].trim());
+    const whole = blocks.filter((block) => block.startsWith('{')).map((block) => JSON.parse(block));
+    const snippets = blocks.filter((block) => block.startsWith('"')).map((block) => JSON.parse(`{${block}}`));
+    expect(whole.length).toBeGreaterThan(0);
+    expect(snippets.length).toBeGreaterThan(0);
+    // Every $NAME a snippet or example refers to is set.
+    const env = new Proxy({}, { get: () => 'sk-set-in-the-environment' }) as Record<string, string>;
+    for (const example of whole) expect(() => parseConfig(example, env)).not.toThrow();
+    for (const snippet of snippets) expect(v.safeParse(configFileSchema, snippet).issues).toBeUndefined();
   });
 });

@@ -34,11 +34,14 @@ afterAll(async () => {
   await upstream?.close();
 });
 
+let asked = 0;
+
 /** Streams `model`, reads two chunks, walks away; the record the gateway keeps. */
 async function abandon(model: string, headers: Record<string, string> = {}) {
   const client = new OpenAI({ apiKey: 'sk-user', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   const recorded = gateway.nextRecord();
-  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: 'x' }] }, { headers });
+  // A body of its own each time: an identical retry would be answered from the last record.
+  const stream = await client.chat.completions.create({ model, stream: true, messages: [{ role: 'user', content: `request ${(asked += 1)}` }] }, { headers });
   const iterator = stream[Symbol.asyncIterator]();
   await iterator.next();
   await iterator.next();

@@ -172,7 +172,7 @@ describe('the head of a stream response, on the wire', () => {
     let received = '';
     socket.on('data', (data) => (received += data.toString('latin1')));
     socket.write(
-      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\nauthorization: Bearer sk-local\r\ncontent-type: application/json\r\n` +
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer sk-local\r\ncontent-type: application/json\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\nconnection: ${connectionHeader}\r\n\r\n${body}`,
     );
     for (let waited = 0; !received.endsWith('0\r\n\r\n') && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));

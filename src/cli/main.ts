@@ -1,7 +1,12 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError } from 'commander';
+import { registerAgentCommands } from './agent-commands.js';
+import { registerDoctorCommand } from './doctor-command.js';
+import { registerLogsCommand } from './logs-command.js';
 import { registerRecoveriesCommand } from './recoveries-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { registerUsageCommand } from './usage-command.js';
+import { registerStatusCommand } from './status-command.js';
 
 /**
  * The `gateway` program. Commands load their heavy modules inside their actions, so `--help`
@@ -15,6 +20,11 @@ export function createProgram(): Command {
     .exitOverride();
   registerServeCommand(program);
   registerRecoveriesCommand(program);
+  registerUsageCommand(program);
+  registerLogsCommand(program);
+  registerStatusCommand(program);
+  registerDoctorCommand(program);
+  registerAgentCommands(program);
   return program;
 }
 

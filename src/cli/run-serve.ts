@@ -2,6 +2,7 @@ import chalk from 'chalk';
 import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../config/config-error.js';
 import { defaultConfigPath, recoveriesDirectory, resolveSwitchyardHome } from '../config/paths.js';
+import { requestLogDirectory } from '../log/request-log.js';
 import { createLogger } from '../server/create-logger.js';
 import { startServer } from '../server/start-server.js';
 import { openRecoveryStore } from '../recoveries/recovery-store.js';
@@ -13,6 +14,7 @@ export interface ServeOptions {
   port?: string;
   config?: string;
   quiet?: boolean;
+  logBodies?: boolean;
 }
 
 /** `gateway serve`: returns the exit code once the server has stopped. */
@@ -50,7 +52,15 @@ export async function runServe(options: ServeOptions): Promise<number> {
   }
   let server;
   try {
-    server = await startServer({ config, logger, recoveryStore, host: options.host, port, watch: { path: configPath, explicit: options.config !== undefined } });
+    server = await startServer({
+      config,
+      logger,
+      recoveryStore,
+      host: options.host,
+      port,
+      watch: { path: configPath, explicit: options.config !== undefined },
+      requestLog: config.log.enabled ? { directory: requestLogDirectory(home), bodies: options.logBodies } : undefined,
+    });
   } catch (error) {
     console.error(chalk.red(`Could not start the server: ${(error as Error).message}`));
     return 1;
@@ -61,6 +71,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   console.log(`  OpenAI base URL:    ${server.url}/v1`);
   console.log(`  Anthropic base URL: ${server.url}`);
   console.log(`  Gemini base URL:    ${server.url}`);
+  console.log(`  Inspector:          ${inspectorUrl(server.host, server.port, server.url)}`);
   console.log(`Models (${models.length}): ${models.join(', ')}`);
   console.log(chalk.dim('Press Ctrl+C to stop.'));
 
@@ -77,4 +88,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   return 0;
+}
+
+/** The page's address; on a wildcard address, the loopback one a browser on this machine opens. */
+function inspectorUrl(host: string, port: number, url: string): string {
+  return host === '0.0.0.0' || host === '::' ? `http://127.0.0.1:${port}/ui` : `${url}/ui`;
 }

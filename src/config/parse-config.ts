@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as v from 'valibot';
 import type { Protocol } from '../core/protocol.js';
 import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
@@ -13,7 +13,16 @@ import {
   type ProviderConfig,
 } from './config-types.js';
 import { ENVIRONMENT_PRESETS, PROVIDER_PRESETS } from './presets.js';
-import { configFileSchema, keyFileSchema, providerFileSchema, type ConfigFile, type ProviderFile } from './config-schema.js';
+import { parseRouting, readApiKeys, readModelEntries } from './parse-routing.js';
+import {
+  configFileSchema,
+  keyFileSchema,
+  providerFileSchema,
+  recoveriesFileSchema,
+  serverFileSchema,
+  type ConfigFile,
+  type ProviderFile,
+} from './config-schema.js';
 
 /** What the config needs to know of a protocol. */
 export type ConfigProtocol = Pick<ProtocolDescriptor, 'id' | 'defaultModelKey'>;
@@ -34,17 +43,16 @@ export function parseConfig(
   const fail = (field: string | undefined, detail: string): never => {
     throw new ConfigError(file, field, detail);
   };
-  const checked = configFileSchema.safeParse(input === undefined ? {} : input);
+  const checked = v.safeParse(configFileSchema, input === undefined ? {} : input);
   if (!checked.success) {
-    const issue = innermost(checked.error.issues[0]);
-    if (issue.path.length === 0 && issue.code === 'invalid_type') fail(undefined, 'expected a JSON object at the top level');
-    if (issue.code === 'unrecognized_keys') {
-      const field = formatPath([...issue.path, issue.keys[0]]);
-      fail(field, `unknown setting (known: ${knownSettings(issue.path).join(', ')})`);
+    const issue = innermost(checked.issues[0], []);
+    if (issue.path.length === 0) return fail(undefined, 'expected a JSON object at the top level');
+    if (issue.type === 'strict_object' && issue.expected === 'never') {
+      return fail(formatPath(issue.path), `unknown setting (known: ${knownSettings(issue.path.slice(0, -1)).join(', ')})`);
     }
-    fail(formatPath(issue.path), describeIssue(issue));
+    return fail(formatPath(issue.path), describeIssue(issue));
   }
-  const raw: ConfigFile = checked.data!;
+  const raw: ConfigFile = checked.output;
 
   const providers: ProviderConfig[] = [];
   const rawProviders = raw.providers ?? {};
@@ -79,7 +87,7 @@ export function parseConfig(
 
   const keys: KeyConfig[] = (raw.keys ?? []).map((entry, index) => {
     const key = resolveEnvReference(entry.key, env, `keys[${index}].key`, fail);
-    return { key, user: entry.user };
+    return { key, user: entry.user, admin: entry.admin ?? false };
   });
 
   const defaultModels: Partial<Record<Protocol, string>> = {};
@@ -89,25 +97,42 @@ export function parseConfig(
     defaultModels[protocol!.id] = model;
   }
 
+  const routing = parseRouting(raw, providers, protocols.map((protocol) => protocol.id), fail);
   const server = raw.server ?? {};
   const recoveries = raw.recoveries ?? {};
   return {
     providers,
     keys,
-    aliases: raw.aliases ?? {},
+    aliases: routing.aliases,
+    routes: routing.routes,
+    countsInputTokens: routing.countsInputTokens,
+    retry: routing.retry,
+    cooldown: routing.cooldown,
     defaultModels,
     server: {
       host: server.host ?? DEFAULT_HOST,
       port: server.port ?? DEFAULT_PORT,
       bodyLimitBytes: Math.round((server.bodyLimitMb ?? DEFAULT_BODY_LIMIT_BYTES / 2 ** 20) * 2 ** 20),
       shutdownGraceMs: server.shutdownGraceMs ?? 10_000,
+      allowedHosts: server.allowedHosts ?? [],
     },
     recoveries: {
       onDisconnect: recoveries.onDisconnect ?? 'drain',
       drainTimeoutMs: recoveries.drainTimeoutMs ?? 10 * 60 * 1000,
       maxRecords: recoveries.maxRecords ?? 1000,
       maxAgeMs: (recoveries.maxAgeDays ?? 7) * DAY_MS,
+      resume: recoveries.resume ?? true,
+      resumeWindowMs: recoveries.resumeWindowMs ?? 10 * 60 * 1000,
     },
+    inspector: { keep: raw.inspector?.keep ?? 200 },
+    log: {
+      enabled: raw.log?.enabled ?? true,
+      maxAgeMs: (raw.log?.maxDays ?? 30) * DAY_MS,
+      maxBytes: Math.round((raw.log?.maxMb ?? 200) * 2 ** 20),
+      bodies: raw.log?.bodies ?? false,
+      bodyMaxBytes: (raw.log?.bodyMaxKb ?? 1024) * 1024,
+    },
+    prices: raw.prices ?? {},
     ...(file !== undefined && { path: file }),
   };
 }
@@ -131,7 +156,7 @@ function parseProvider(id: string, raw: ProviderFile, env: Record<string, string
   } catch {
     fail(`${field}.baseURL`, `not an http(s) URL: '${baseURL}'`);
   }
-  const apiKey = raw.apiKey === undefined ? undefined : resolveEnvReference(raw.apiKey, env, `${field}.apiKey`, fail);
+  const { apiKey, apiKeys } = readApiKeys(raw.apiKey, (value, keyField) => resolveEnvReference(value, env, keyField, fail), `${field}.apiKey`);
   const headers: Record<string, string> = {};
   for (const [name, headerValue] of Object.entries(raw.headers ?? {})) {
     headers[name.toLowerCase()] = resolveEnvReference(headerValue, env, `${field}.headers.${name}`, fail);
@@ -142,7 +167,8 @@ function parseProvider(id: string, raw: ProviderFile, env: Record<string, string
     type: type!,
     baseURL: baseURL!.replace(/\/+$/, ''),
     ...(apiKey && { apiKey }),
-    models: raw.models ?? [],
+    ...(apiKeys && { apiKeys }),
+    ...readModelEntries(raw.models),
     headers,
     discoverModels: raw.discoverModels ?? true,
     forwardClientKey: raw.forwardClientKey ?? false,
@@ -157,7 +183,7 @@ function createMockProvider(id: string, raw: ProviderFile): ProviderConfig {
     id,
     type: 'mock',
     baseURL: 'mock:',
-    models: raw.models ?? [],
+    ...readModelEntries(raw.models),
     headers: {},
     discoverModels: false,
     forwardClientKey: false,
@@ -170,14 +196,25 @@ function createMockProvider(id: string, raw: ProviderFile): ProviderConfig {
   };
 }
 
+/** A schema issue, with its whole path as keys. */
+interface Issue {
+  type: string;
+  expected: string | null;
+  received: string;
+  message: string;
+  path: PropertyKey[];
+}
+
 /**
- * The issue to report: a provider is an object or `false`, and when it is neither the object's own
- * issue says what is wrong (not "invalid input").
+ * The issue to report: a provider is an object or `false`, and when it is neither, the object's
+ * own issue says what is wrong (not "expected (Object | false)").
  */
-function innermost(issue: z.core.$ZodIssue): z.core.$ZodIssue {
-  if (issue.code !== 'invalid_union' || issue.errors.length === 0 || issue.errors[0].length === 0) return issue;
-  const inner = issue.errors[0][0];
-  return innermost(Object.assign({}, inner, { path: [...issue.path, ...inner.path] }) as z.core.$ZodIssue);
+function innermost(issue: v.GenericIssue, parent: PropertyKey[]): Issue {
+  const own = (issue.path ?? []).map((item) => item.key as PropertyKey);
+  const path = own.length >= parent.length && parent.every((key, index) => own[index] === key) ? own : [...parent, ...own];
+  const branch = issue.type === 'union' ? issue.issues?.find((inner) => inner.type !== 'literal') : undefined;
+  if (branch) return innermost(branch, path);
+  return { type: issue.type, expected: issue.expected, received: issue.received, message: issue.message, path };
 }
 
 /** A schema issue's path as the docs name fields: `providers.x.models`, `keys[0].user`. */
@@ -185,35 +222,42 @@ function formatPath(path: readonly PropertyKey[]): string {
   return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`)).join('');
 }
 
-const EXPECTED: Record<string, string> = { array: 'an array', object: 'an object', record: 'an object', string: 'a string', number: 'a number', int: 'a whole number', boolean: 'true or false' };
+const EXPECTED: Record<string, string> = { Array: 'an array', array: 'an array', Object: 'an object', object: 'an object', string: 'a string', number: 'a number', boolean: 'true or false' };
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  switch (issue.code) {
-    case 'invalid_type':
-      return `expected ${EXPECTED[issue.expected] ?? issue.expected}`;
-    case 'too_big':
-    case 'too_small':
-      return `${issue.message.replace(/^Too (big|small): /, '')}`;
-    case 'invalid_key':
-      return issue.issues[0]?.message ?? issue.message;
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+function describeIssue(issue: Issue): string {
+  switch (issue.type) {
+    case 'strict_object':
+      if (issue.received === 'undefined') return 'missing';
+      return `expected ${EXPECTED[issue.expected ?? ''] ?? issue.expected}, got ${issue.received}`;
+    case 'min_value':
+    case 'max_value':
+      return `expected a number ${issue.expected}, got ${issue.received}`;
+    case 'integer':
+      return `expected a whole number, got ${issue.received}`;
+    case 'picklist':
+      return `expected one of ${(issue.expected ?? '').replace(/^\(|\)$/g, '').split(' | ').join(', ')}, got ${issue.received}`;
+    case 'array':
+    case 'object':
+    case 'record':
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return `expected ${EXPECTED[issue.type === 'record' ? 'object' : issue.type]}, got ${issue.received}`;
     default:
       return issue.message;
   }
 }
 
-/** The settings the schema knows at `path`, for the message about one it does not. */
+/** The settings the schema knows in the object at `path`, for the message about one it does not. */
 function knownSettings(path: readonly PropertyKey[]): string[] {
-  const shapes: Record<string, { shape: Record<string, unknown> }> = {
-    '': configFileSchema,
+  const objects: Record<string, { entries: Record<string, unknown> }> = {
     providers: providerFileSchema,
     keys: keyFileSchema,
-    server: configFileSchema.shape.server.unwrap(),
-    recoveries: configFileSchema.shape.recoveries.unwrap(),
+    server: serverFileSchema,
+    recoveries: recoveriesFileSchema,
   };
-  const known = Object.keys((shapes[String(path[0] ?? '')] ?? configFileSchema).shape);
-  return known.filter((key) => key !== '$schema');
+  const object = path.length === 0 ? configFileSchema : objects[String(path[0])];
+  return Object.keys((object ?? configFileSchema).entries).filter((key) => key !== '$schema');
 }
 
 /** `"$NAME"` or `"${NAME}"` reads the environment; a missing variable is an error naming both. */

@@ -1,12 +1,16 @@
 import type { GatewayConfig } from '../config/config-types.js';
 import { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
+import { MemoryKeyPool } from '../providers/key-pool.js';
 import { createUpstreamClient, type UpstreamClient } from '../providers/upstream-client.js';
 import { createInflightRegistry } from './inflight.js';
 import { createModelCatalog, type CatalogModel } from './model-catalog.js';
-import type { GenerationObserver } from './generation-outcome.js';
+import { MemoryProviderHealth } from './provider-health.js';
+import type { GenerationObserver, TokenCountOutcome } from './generation-outcome.js';
 import { createLogLineObserver } from './log-line-observer.js';
 import { createRecoveryObserver } from './recovery-observer.js';
+import { Resumer } from './resume-generation.js';
+import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import type { RecoverySink } from './recovery-sink.js';
 import { runGeneration, type GatewayLogger, type GenerationInput, type GenerationOutput } from './run-generation.js';
 
@@ -17,6 +21,8 @@ export interface Gateway {
   /** Replaces the config (file watcher); requests in flight keep the one they started with. */
   updateConfig(config: GatewayConfig): void;
   readonly inflightCount: number;
+  /** Tells the observers how a token-count request went (counts never go through `generate`). */
+  counted(outcome: TokenCountOutcome): void;
   /** Gives requests in flight `graceMs`, stops and records the rest, closes upstream connections. */
   shutdown(graceMs: number): Promise<{ finished: number; stopped: number }>;
 }
@@ -24,6 +30,8 @@ export interface Gateway {
 export function createGateway(options: {
   config: GatewayConfig;
   recoveries: RecoverySink;
+  /** The store of the recovery records: with it, a retry is answered from its record (resume on retry). */
+  recoveryStore?: RecoveryStore;
   logger: GatewayLogger;
   /** The protocols the config's providers speak (default: the built-in ones). */
   protocols?: ProtocolRegistry;
@@ -44,8 +52,10 @@ export function createGateway(options: {
     onError: (provider, error) => options.logger.warn(`could not list the models of provider '${provider}': ${(error as Error).message ?? String(error)}`),
   });
   catalog.refresh(config);
-  const observers = [createLogLineObserver(options.logger), createRecoveryObserver(options.recoveries), ...(options.observers ?? [])];
-  const deps = { getConfig: () => config, protocols, upstream, catalog, inflight, observers, logger: options.logger, now };
+  const resumer = options.recoveryStore && new Resumer(options.recoveryStore, (message) => options.logger.warn(message));
+  void resumer?.load(now(), config.recoveries.resumeWindowMs);
+  const observers = [createLogLineObserver(options.logger), createRecoveryObserver(options.recoveries, resumer, now), ...(options.observers ?? [])];
+  const deps = { getConfig: () => config, protocols, upstream, catalog, inflight, observers, resumer, keys: new MemoryKeyPool(), health: new MemoryProviderHealth(), logger: options.logger, now };
   return {
     generate: (input) => runGeneration(deps, input),
     listModels() {
@@ -59,6 +69,15 @@ export function createGateway(options: {
     },
     get inflightCount() {
       return inflight.size;
+    },
+    counted(outcome) {
+      for (const observer of observers) {
+        try {
+          observer.counted?.(outcome);
+        } catch (error) {
+          options.logger.error(`an observer failed on ${outcome.requestId}: ${String(error)}`);
+        }
+      }
     },
     async shutdown(graceMs) {
       const result = await inflight.drain(graceMs);

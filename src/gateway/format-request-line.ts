@@ -16,6 +16,8 @@ export function formatRequestLine(entry: {
   usage: Usage;
   reason?: InterruptedReason;
   error?: GatewayError;
+  /** The attempts that failed before the answer (or before the last failure), already formatted. */
+  failedAttempts?: string;
 }): string {
   const internal = entry.error?.code === 'internal';
   const reason = internal && entry.reason === 'upstream_error' ? undefined : entry.reason;
@@ -23,6 +25,7 @@ export function formatRequestLine(entry: {
     `${entry.status} ${entry.inbound} → ${oneLine(entry.upstream)} ${entry.ms}ms in=${entry.usage.input.total ?? '-'} out=${entry.usage.output.total ?? '-'}` +
     (reason ? ` interrupted=${reason}` : '') +
     (internal ? ' failed=internal' : '') +
+    (entry.failedAttempts ? ` failed-attempts=${oneLine(entry.failedAttempts)}` : '') +
     (entry.error ? ` error="${oneLine(entry.error.message)}"` : '')
   );
 }

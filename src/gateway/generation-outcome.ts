@@ -1,4 +1,5 @@
 import type { GatewayError } from '../core/gateway-error.js';
+import type { GenerateResponse } from '../core/generate-response.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Usage } from '../core/usage.js';
 import type { Warning } from '../core/warning.js';
@@ -16,6 +17,8 @@ export interface AttemptReport {
   error?: string;
   /** From the attempt's start to the upstream's response head (or its failure). */
   ms: number;
+  /** How long the gateway waited before this attempt (a retry's `retry-after` or backoff). */
+  waitMs?: number;
 }
 
 /**
@@ -58,7 +61,13 @@ export interface GenerationOutcome {
   upstreamRequestBodyText(): string | undefined;
   /** The response so far, as the client's protocol returns it without streaming. */
   responseBodyText(): string;
+  /** The response so far, in core terms (what a retry that joins a drain is sent). */
+  responseSoFar(): GenerateResponse;
+  /** The recovery record the request was answered from, when a retry was (no upstream then). */
+  readonly resumedFrom: string | undefined;
   usage(): Usage;
+  /** Every key no text taken from this request may carry out (the config's, and the client's own). */
+  secrets(): readonly string[];
 }
 
 /**
@@ -76,4 +85,21 @@ export interface GenerationObserver {
   draining?(outcome: GenerationOutcome): void;
   /** The generation is over. */
   finished(outcome: GenerationOutcome): void | Promise<void>;
+  /** A token-count request was answered (or refused). */
+  counted?(outcome: TokenCountOutcome): void;
+}
+
+/** A token-count request, as it went: counted locally, nothing went upstream. */
+export interface TokenCountOutcome {
+  readonly requestId: string;
+  readonly user: string;
+  readonly protocol: Protocol;
+  readonly endpoint: string;
+  readonly model: string;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly status: number;
+  /** The count the client got; none when it got an error. */
+  readonly inputTokens: number | undefined;
+  readonly userAgent: string | undefined;
 }

@@ -1,9 +1,12 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../core/gateway-error.js';
 import { getCodec } from '../protocols/codecs.js';
 import { UpstreamCall } from '../providers/upstream-call.js';
 import { parseSseEvents } from '../sse/parse-sse.js';
+import { FIXTURES_DIRECTORY, readFixture, splitSseRecords } from '../../test/helpers/fixtures.js';
 import { createPassthroughSource, createPassthroughTap } from './passthrough-source.js';
 
 const chunk = (index: number, content: string) =>
@@ -129,5 +132,31 @@ describe('createPassthroughSource', () => {
     expect(response.choices[0].content).toEqual([{ type: 'text', text: deltas.map((_, index) => `w${index} `).join('') }]);
     expect(response.usage.output.total).toBe(2);
     expect(response.choices[0].finishReason.unified).toBe('stop');
+  });
+});
+
+describe('the usage of a passthrough stream', () => {
+  const protocols = ['openai-chat', 'anthropic-messages', 'openai-responses', 'gemini'] as const;
+  const cases = protocols.flatMap((protocol) =>
+    readdirSync(join(FIXTURES_DIRECTORY, protocol))
+      .filter((name) => name.endsWith('-stream.sse'))
+      .map((name) => [protocol, name] as const),
+  );
+
+  it.each(cases)('%s %s: read from its first and last events, the same as decoding it whole', (protocol, name) => {
+    const codec = getCodec(protocol);
+    const events = splitSseRecords(readFixture(protocol, name));
+    // One read per event: the usage must come from the first and last two alone.
+    const cheap = createPassthroughTap(() => codec.createStreamDecoder());
+    const whole = createPassthroughTap(() => codec.createStreamDecoder());
+    for (const event of events) {
+      cheap.push(Buffer.from(event));
+      whole.push(Buffer.from(event));
+    }
+    cheap.end();
+    whole.end();
+    const expected = whole.result().usage;
+    const usage = cheap.usage();
+    expect({ input: usage.input, output: usage.output }).toEqual({ input: expected.input, output: expected.output });
   });
 });

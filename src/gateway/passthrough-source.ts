@@ -2,6 +2,7 @@ import { createStreamCollector, type StreamCollector } from '../core/collect-str
 import { GatewayError } from '../core/gateway-error.js';
 import { holdsSecret, redactSecrets } from '../core/redact-secrets.js';
 import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
+import type { Usage } from '../core/usage.js';
 import type { UpstreamBody } from '../providers/upstream-client.js';
 import { createSseParser, findLastEventEnd, parseSseEvents, type SseParser } from '../sse/parse-sse.js';
 import type { SseEvent } from '../sse/sse-event.js';
@@ -15,6 +16,8 @@ import { formatSseEvent } from '../sse/write-sse.js';
 export interface PassthroughSource {
   run(onBytes: (bytes: Buffer | string) => Promise<void> | void): Promise<void>;
   readonly tap: StreamCollector;
+  /** The stream's usage, read from the events that carry it without decoding the whole stream. */
+  usage(): Usage;
 }
 
 export function createPassthroughSource(options: {
@@ -31,6 +34,7 @@ export function createPassthroughSource(options: {
   const tap = createPassthroughTap(options.createDecoder);
   return {
     tap,
+    usage: () => tap.usage(),
     run: (onBytes) =>
       forward(options.body, tap, options, onBytes).catch((error: unknown) => {
         throw GatewayError.is(error) ? error : options.failure(error);
@@ -115,6 +119,11 @@ function withoutHidden(bytes: Buffer, hidden: HiddenEvents): string {
 /** Bytes kept as they came, decoded into a response only when asked. */
 interface PassthroughTap extends StreamCollector {
   push(bytes: Buffer): void;
+  /**
+   * The usage, from the first and the last two pieces only (every protocol reports it in its first
+   * event, its last ones, or both); the whole stream is decoded only when they hold none.
+   */
+  usage(): Usage;
   end(): void;
   /** The stream's failure, decoding every byte to find it (`error` looks only where one may be). */
   failure(): GatewayError | undefined;
@@ -126,6 +135,18 @@ interface PassthroughTap extends StreamCollector {
  * collected response, not every byte of every event (tens of MB for a long generation).
  */
 export const TAP_MAX_PENDING_BYTES = 1024 * 1024;
+
+/** The usage that `pieces` (whole events each, in order) report, decoded by a decoder of their own. */
+function usageOfPieces(decoder: StreamDecoder, ...pieces: (Buffer | undefined)[]): Usage {
+  const collector = createStreamCollector();
+  const parser = createSseParser((event) => {
+    for (const part of decoder.decode(event)) collector.add(part);
+  });
+  for (const piece of pieces) if (piece) parser.feed(piece);
+  parser.end();
+  for (const part of decoder.end()) collector.add(part);
+  return collector.result().usage;
+}
 
 /** Looked for in every upstream read: as bytes, not a string converted again on each search. */
 const ERROR_WORD = Buffer.from('error');
@@ -145,6 +166,10 @@ export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPend
     }
     return decoding;
   };
+  // The pieces that carry a stream's usage: its first, and its last two.
+  let first: Buffer | undefined;
+  let last: Buffer | undefined;
+  let beforeLast: Buffer | undefined;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let ended = false;
@@ -165,6 +190,11 @@ export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPend
   };
   return {
     push(bytes) {
+      if (first === undefined) first = bytes;
+      else {
+        beforeLast = last;
+        last = bytes;
+      }
       pending.push(bytes);
       pendingBytes += bytes.length;
       if (!mayHoldError && bytes.includes(ERROR_WORD)) mayHoldError = true;
@@ -174,6 +204,16 @@ export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPend
       ended = true;
     },
     add: (part) => decodingOf().collector.add(part),
+    usage() {
+      if (decoding || first === undefined) return catchUp().result().usage;
+      let usage: Usage | undefined;
+      try {
+        usage = usageOfPieces(createDecoder(), first, beforeLast, last);
+      } catch {
+        // Events out of their context that a decoder refuses: the whole stream says it.
+      }
+      return usage && (usage.input.total !== undefined || usage.output.total !== undefined) ? usage : catchUp().result().usage;
+    },
     result: () => catchUp().result(),
     error: () => (mayHoldError ? catchUp().error() : undefined),
     failure: () => catchUp().error(),

@@ -1,12 +1,13 @@
-import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
-import { invalidRequest } from '../core/gateway-error.js';
+import type { GatewayConfig, ModelLimits, ProviderConfig } from '../config/config-types.js';
+import { GatewayError, invalidRequest } from '../core/gateway-error.js';
 import type { GenerateRequest } from '../core/generate-request.js';
 import type { Warning } from '../core/warning.js';
 import type { DecodedRequest, HiddenEvents } from '../protocols/protocol-codec.js';
 import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import type { JsonObject } from '../protocols/read-fields.js';
-import { resolveModel } from './route-model.js';
+import { matchRoute } from './route-rules.js';
+import { resolveTargets, type ResolvedModel } from './route-model.js';
 
 /**
  * How one attempt reaches its model: the client's body forwarded to an upstream of its own
@@ -56,6 +57,10 @@ export interface PlanInput {
   protocols: ProtocolRegistry;
   /** Each provider's known models (configured and discovered). */
   listed: (provider: ProviderConfig) => readonly string[];
+  /** The prompt's tokens, counted only when the config needs them (`config.countsInputTokens`). */
+  inputTokens?: number;
+  /** The client's headers, for routes that match on them. */
+  clientHeader?: (name: string) => string | undefined;
 }
 
 /**
@@ -66,15 +71,64 @@ export interface PlanInput {
  */
 export function planGeneration(input: PlanInput): GenerationPlan {
   const { request } = input.decoded;
-  const { provider, model } = resolveModel(request.model, input.config, input.listed, input.inbound.id);
-  return { request, attempts: [planAttempt(input, provider, model)] };
+  const { config } = input;
+  const route =
+    config.routes.length === 0
+      ? undefined
+      : matchRoute(config.routes, { model: request.model, protocol: input.inbound.id, request, inputTokens: input.inputTokens, header: input.clientHeader ?? noHeader });
+  const targets = resolveTargets(request.model, config, input.listed, input.inbound.id, route?.to);
+  // One target without limits, the common case: planned as before, nothing more made.
+  if (targets.length === 1 && targets[0].provider.limits === undefined) return { request, attempts: [planAttempt(input, targets[0].provider, targets[0].model, undefined)] };
+  return { request, attempts: planTargets(input, targets) };
 }
 
-function planAttempt(input: PlanInput, provider: ProviderConfig, model: string): GenerationAttempt {
+/**
+ * A fallback chain's attempts: a target whose context the prompt overflows, or that cannot
+ * express the request, is left out while another can take it; with none left, the client gets
+ * the reason (the first target's).
+ */
+function planTargets(input: PlanInput, targets: readonly ResolvedModel[]): GenerationAttempt[] {
+  const attempts: GenerationAttempt[] = [];
+  const tooLong: string[] = [];
+  let refusal: unknown;
+  for (const { provider, model } of targets) {
+    const limits = provider.limits?.[model];
+    if (limits?.contextTokens !== undefined && input.inputTokens !== undefined && input.inputTokens > limits.contextTokens) {
+      tooLong.push(`${provider.id}/${model} (${limits.contextTokens})`);
+      continue;
+    }
+    try {
+      attempts.push(planAttempt(input, provider, model, limits));
+    } catch (error) {
+      refusal ??= error;
+    }
+  }
+  if (attempts.length > 0) return attempts;
+  if (refusal !== undefined) throw refusal;
+  throw new GatewayError(
+    'invalid_request',
+    `The prompt has ${input.inputTokens} tokens, more than the context of ${tooLong.length === 1 ? 'its model' : 'every model it may go to'}: ${tooLong.join(', ')}. Shorten it or choose a model with a longer context.`,
+    { param: 'messages', detailCode: 'context_length_exceeded' },
+  );
+}
+
+const noHeader = (): undefined => undefined;
+
+function planAttempt(input: PlanInput, provider: ProviderConfig, model: string, limits: ModelLimits | undefined): GenerationAttempt {
   const { inbound, decoded } = input;
-  const { request, sameProtocolOnly } = decoded;
+  const { sameProtocolOnly } = decoded;
+  let { request } = decoded;
   const upstream = provider.type === 'mock' ? undefined : input.protocols.get(provider.type);
-  const mode: AttemptMode = upstream === undefined ? 'mock' : upstream.id === inbound.id ? 'passthrough' : 'translate';
+  let mode: AttemptMode = upstream === undefined ? 'mock' : upstream.id === inbound.id ? 'passthrough' : 'translate';
+  let clamped: Warning | undefined;
+  const limit = limits?.maxOutputTokens;
+  if (limit !== undefined && request.maxOutputTokens !== undefined && request.maxOutputTokens > limit && upstream !== undefined && !sameProtocolOnly) {
+    clamped = { type: 'changed', feature: 'maxOutputTokens', details: `${request.maxOutputTokens} is more than ${provider.id}/${model} allows, clamped to ${limit}` };
+    request = Object.assign({}, request, { maxOutputTokens: limit });
+    // A passthrough cannot change a field it does not know the name of: the request is encoded
+    // again by its own protocol's codec, which does.
+    mode = 'translate';
+  }
   if (sameProtocolOnly && mode !== 'passthrough') throw invalidRequest(sameProtocolOnly.param, sameProtocolOnly.message);
   if ((request.n ?? 1) > 1 && upstream && !upstream.servesChoices) {
     const field = inbound.choiceCountField;
@@ -94,5 +148,7 @@ function planAttempt(input: PlanInput, provider: ProviderConfig, model: string):
   }
   const encoded = upstream.codec.encodeRequest(request, { model });
   const call: UpstreamRequest = { path: encoded.path, body: Buffer.from(JSON.stringify(encoded.body)), headers: encoded.headers ?? {} };
-  return { provider, model, mode, upstream, warnings: [...decoded.warnings, ...encoded.warnings], call };
+  const warnings = [...decoded.warnings, ...encoded.warnings];
+  if (clamped) warnings.push(clamped);
+  return { provider, model, mode, upstream, warnings, call };
 }

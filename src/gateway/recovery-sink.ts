@@ -16,6 +16,8 @@ export interface InterruptedGeneration {
   /** The response as the client's protocol returns it without streaming (partial when cut). */
   responseBodyText: string;
   errorMessage?: string;
+  /** The retry answered from this generation's record (resume on retry). */
+  resumedBy?: string;
 }
 
 export interface RecoverySink {

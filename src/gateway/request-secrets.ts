@@ -12,7 +12,7 @@ const configSecrets = new WeakMap<GatewayConfig, string[]>();
 export function requestSecrets(config: GatewayConfig, clientKey: string | undefined): string[] {
   let known = configSecrets.get(config);
   if (!known) {
-    known = secretsToRedact([...config.providers.map((provider) => provider.apiKey), ...config.keys.map((entry) => entry.key)]);
+    known = secretsToRedact([...config.providers.flatMap((provider): ReadonlyArray<string | undefined> => provider.apiKeys ?? [provider.apiKey]), ...config.keys.map((entry) => entry.key)]);
     configSecrets.set(config, known);
   }
   return clientKey && clientKey.length >= 8 && !known.includes(clientKey) ? secretsToRedact([...known, clientKey]) : known;

@@ -1,13 +1,17 @@
 import type { DisconnectPolicy, GatewayConfig } from '../config/config-types.js';
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
-import { toGatewayError, type GatewayError } from '../core/gateway-error.js';
+import { GatewayError, toGatewayError } from '../core/gateway-error.js';
 import type { Protocol } from '../core/protocol.js';
 import type { Usage } from '../core/usage.js';
+import type { GenerateRequest } from '../core/generate-request.js';
+import type { GenerateResponse } from '../core/generate-response.js';
 import { formatWarnings, type Warning } from '../core/warning.js';
 import type { ProtocolCodec, ResponseContext } from '../protocols/protocol-codec.js';
 import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import type { JsonObject } from '../protocols/read-fields.js';
+import { countRequestTokens, loadTokenCounter } from '../providers/count-tokens.js';
+import { describeKey, type KeyPool } from '../providers/key-pool.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import type { ClientConnection } from './client-connection.js';
 import { collectJsonResponse } from './collect-json-response.js';
@@ -15,9 +19,13 @@ import type { AttemptReport, GenerationObserver, GenerationOutcome } from './gen
 import type { InflightRegistry } from './inflight.js';
 import { createInterruption, type Interruption } from './interruption.js';
 import type { ModelCatalog } from './model-catalog.js';
-import { openAttempt, type OpenedUpstream } from './open-attempt.js';
+import { openAttempt, type AttemptContext, type OpenedUpstream } from './open-attempt.js';
 import { planGeneration, type GenerationAttempt, type GenerationPlan } from './plan-generation.js';
+import type { ProviderHealth } from './provider-health.js';
+import { judgeStatus, pause, retryAfterMs, retryDelayMs } from './retry-policy.js';
 import type { InterruptedReason } from './recovery-sink.js';
+import type { ResumedAnswer, Resumer } from './resume-generation.js';
+import { ResumedStream } from './resume-stream.js';
 import { renderError } from './render-error.js';
 import { requestSecrets } from './request-secrets.js';
 import { streamToClient, type StreamBody } from './stream-to-client.js';
@@ -38,6 +46,12 @@ export interface GatewayDeps {
   inflight: InflightRegistry;
   /** Told how each generation went (the recoveries, the log line); never slow or break it. */
   observers: readonly GenerationObserver[];
+  /** Answers a retry from the recovery record of the same request (resume on retry); none without a store. */
+  resumer?: Resumer;
+  /** Which key of a provider's pool a request uses; the pools' state. */
+  keys: KeyPool;
+  /** Which providers are cooling down after failures in a row. */
+  health: ProviderHealth;
   logger: GatewayLogger;
   now(): number;
 }
@@ -63,6 +77,8 @@ export interface GenerationInput {
   client: ClientConnection;
   /** The `x-switchyard-on-disconnect` header, when sent. */
   disconnectPolicy?: DisconnectPolicy;
+  /** false: the `x-switchyard-resume: off` header; the request goes upstream and leaves any record unused. */
+  resume?: boolean;
 }
 
 export type GenerationOutput =
@@ -92,18 +108,34 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
       config: run.config,
       protocols: deps.protocols,
       listed: (provider) => deps.catalog.modelsOf(provider),
+      // Counted only when a route or a model limit reads it: the tokenizer costs per request.
+      inputTokens: run.config.countsInputTokens ? countRequestTokens(decoded.request, await loadTokenCounter()) : undefined,
+      clientHeader: input.clientHeader,
     });
   } catch (error) {
     // The request is wrong for every provider (a 400 or 404): nothing went upstream.
     return run.refuse(toGatewayError(error));
   }
   try {
+    const resumed = deps.resumer && input.resume !== false && run.config.recoveries.resume ? await resumeGeneration(deps.resumer, run, input, plan.request, inbound.codec) : undefined;
+    if (resumed) return resumed;
     return await run.answer(plan, input);
   } catch (error) {
     // Nothing of the gateway's own should throw here; should it, the client gets a 500 and the log
     // its cause, and whatever was opened is released.
     return run.refuse(toGatewayError(error));
   }
+}
+
+/**
+ * A retry of a request whose generation was interrupted: answered from its recovery record when
+ * one of this user's is in the window (resume-generation.ts), else none and it goes upstream.
+ */
+async function resumeGeneration(resumer: Resumer, run: GenerationRun, input: GenerationInput, request: GenerateRequest, codec: ProtocolCodec): Promise<GenerationOutput | undefined> {
+  const record = resumer.take({ requestId: run.requestId, user: run.user, model: request.model, protocol: run.protocol, body: input.body, now: run.startedAt, windowMs: run.config.recoveries.resumeWindowMs });
+  if (!record) return undefined;
+  const answer = await resumer.answer(record, codec, request.stream);
+  return answer && run.answerResumed(record.requestId, request, answer, input.client);
 }
 
 /**
@@ -129,6 +161,7 @@ class GenerationRun implements GenerationOutcome {
   warnings: readonly Warning[] = [];
   error: GatewayError | undefined;
   interrupted: InterruptedReason | undefined;
+  resumedFrom: string | undefined;
 
   #deps: GatewayDeps;
   #codec: ProtocolCodec;
@@ -176,6 +209,12 @@ class GenerationRun implements GenerationOutcome {
     return JSON.stringify(this.#codec.encodeResponse(this.#collector.result(), this.#context));
   }
 
+  responseSoFar(): GenerateResponse {
+    // A JSON answer is whole and in the client's protocol: read back with the same codec.
+    if (this.#answer !== undefined) return this.#codec.decodeResponse(JSON.parse(this.#answer.toString()));
+    return this.#collector ? this.#collector.result() : { choices: [], usage: { input: {}, output: {} } };
+  }
+
   usage(): Usage {
     if (this.#usage) return this.#usage();
     return this.#collector ? this.#collector.result().usage : { input: {}, output: {} };
@@ -206,27 +245,12 @@ class GenerationRun implements GenerationOutcome {
     this.#interruption = interruption;
     interruption.whenDraining(() => this.#draining());
 
-    let attempt = first;
-    let opened: OpenedUpstream | undefined;
-    let failure: GatewayError | undefined;
-    for (attempt of plan.attempts) {
-      this.#use(attempt);
-      const began = this.#deps.now();
-      try {
-        opened = await openAttempt(attempt, { request, bodyBytes: input.bodyBytes, clientHeader: input.clientHeader, clientKey: input.clientKey, signal: interruption.signal, secrets: this.secrets }, this.#deps.upstream);
-        this.attempts.push(report(attempt, this.#deps.now() - began, opened.kind === 'error' ? opened.error : undefined));
-        break;
-      } catch (error) {
-        // Not reached, timed out, or stopped before its response head: the next attempt, if any.
-        failure = interruption.shutdownError() ?? toGatewayError(error);
-        this.attempts.push(report(attempt, this.#deps.now() - began, failure));
-      }
-    }
+    const opened = await this.#open(plan, input, interruption);
+    const attempt = this.#attempt!;
     const headers = this.#headers(attempt);
-    if (opened === undefined) {
-      const error = failure!;
-      await this.#finish(error.status, error, interruption.reasonFor(error));
-      return this.#errorOutput(error, attempt, headers);
+    if (GatewayError.is(opened)) {
+      await this.#finish(opened.status, opened, interruption.reasonFor(opened));
+      return this.#errorOutput(opened, attempt, headers);
     }
     if (opened.kind === 'error') {
       // The client gets the upstream's error in full: not an interruption.
@@ -234,7 +258,10 @@ class GenerationRun implements GenerationOutcome {
       return this.#errorOutput(opened.error, attempt, headers);
     }
 
-    if (opened.kind === 'passthrough-stream') this.#collector = opened.source.tap;
+    if (opened.kind === 'passthrough-stream') {
+      this.#collector = opened.source.tap;
+      this.#usage = opened.source.usage;
+    }
     if (opened.kind === 'passthrough-stream' || (request.stream && opened.kind === 'parts')) {
       const body = streamToClient({
         opened,
@@ -265,6 +292,118 @@ class GenerationRun implements GenerationOutcome {
     }
   }
 
+  /** Answered from the recovery record `from` (resume-generation.ts): no attempt, no upstream. */
+  async answerResumed(from: string, request: GenerateRequest, answer: ResumedAnswer, client: ClientConnection): Promise<GenerationOutput> {
+    this.model = request.model;
+    this.stream = request.stream;
+    this.resumedFrom = from;
+    const headers = { 'x-switchyard-resumed': from };
+    if (answer.kind === 'json') {
+      this.#answer = answer.body;
+      this.#started();
+      this.#firstByte();
+      await this.#finish(200, undefined);
+      return { kind: 'json', status: 200, headers: Object.assign({ 'content-type': 'application/json' }, headers), body: answer.body };
+    }
+    const context: ResponseContext = { requestId: this.requestId, created: Math.floor(this.startedAt / 1000), model: request.model, request: this.#codec.responseRequestOf(request) };
+    const body = new ResumedStream({
+      source: answer.source,
+      encoder: this.#codec.createStreamEncoder(context),
+      client,
+      onFirstByte: () => this.#firstByte(),
+      onEnd: (error) => this.#finish(200, error),
+    });
+    this.#started();
+    return { kind: 'stream', status: 200, headers: Object.assign({}, SSE_HEADERS, headers), body };
+  }
+
+  /**
+   * The plan's targets in order until one answers: each tried up to its `retry.attempts` times
+   * (waiting its `retry-after`, or backing off), a key of its pool refused or rate-limited
+   * swapped for the next at once, a target cooling down skipped while a later one can serve.
+   * Nothing has reached the client yet. Returns what answered (or the error the client gets at
+   * once: a 400, a 404), else the last failure, its message listing what was tried.
+   */
+  async #open(plan: GenerationPlan, input: GenerationInput, interruption: Interruption): Promise<OpenedUpstream | GatewayError> {
+    const deps = this.#deps;
+    const targets = plan.attempts;
+    const context: AttemptContext = { request: plan.request, bodyBytes: input.bodyBytes, clientHeader: input.clientHeader, clientKey: input.clientKey, signal: interruption.signal, secrets: this.secrets };
+    let last: OpenedUpstream | GatewayError | undefined;
+    for (let index = 0; index < targets.length; index += 1) {
+      const attempt = targets[index];
+      const { provider } = attempt;
+      if (targets.length > 1 && this.#skipped(targets, index)) continue;
+      const retry = provider.retry ?? this.config.retry;
+      const pooled = provider.apiKeys !== undefined && !provider.forwardClientKey;
+      let tries = 0;
+      let waitMs = 0;
+      let tried: string[] | undefined;
+      for (;;) {
+        if (waitMs > 0) await pause(waitMs, interruption.signal);
+        if (interruption.signal.aborted) return interruption.shutdownError() ?? (GatewayError.is(last) ? last : stoppedError());
+        const key = provider.forwardClientKey ? undefined : deps.keys.pick(provider, deps.now(), tried);
+        // Every key of the pool is set aside (or tried by this request): the provider cannot serve.
+        if (pooled && key === undefined) break;
+        this.#use(attempt);
+        const began = deps.now();
+        let status: number | undefined;
+        let advisedMs: number | undefined;
+        try {
+          const opened = await openAttempt(attempt, context, deps.upstream, key);
+          this.attempts.push(report(attempt, deps.now() - began, opened.kind === 'error' ? opened.error : undefined, waitMs));
+          if (opened.kind !== 'error') {
+            deps.health.succeeded(provider);
+            return opened;
+          }
+          last = opened;
+          status = opened.status;
+          if (judgeStatus(status, retry) === 'client') return opened;
+          advisedMs = retryAfterMs(opened.error.retryAfter, deps.now());
+        } catch (error) {
+          // Not reached, reset, timed out, or stopped before its response head.
+          last = interruption.shutdownError() ?? toGatewayError(error);
+          this.attempts.push(report(attempt, deps.now() - began, last, waitMs));
+          if (interruption.signal.aborted) return last;
+        }
+        waitMs = 0;
+        if (pooled && key !== undefined && (status === 401 || status === 403 || status === 429)) {
+          if (status === 429) deps.keys.rest(provider, key, deps.now() + (advisedMs ?? KEY_REST_MS));
+          else if (deps.keys.setAside(provider, key)) {
+            deps.logger.warn(`provider '${provider.id}' refused its key ${describeKey(key)} (HTTP ${status}): set aside until the config changes`);
+          }
+          // The next key of the pool, at once: not a try of the target.
+          (tried ??= []).push(key);
+          continue;
+        }
+        tries += 1;
+        if (tries >= retry.attempts) break;
+        const delay = retryDelayMs(tries + 1, advisedMs, retry, Math.random);
+        // The upstream asks for a longer wait than the config allows: the next target, at once.
+        if (delay === undefined) break;
+        waitMs = delay;
+      }
+      deps.health.failed(provider, deps.now(), provider.cooldown ?? this.config.cooldown);
+    }
+    if (last === undefined) {
+      // Only keys set aside before this request: the first target's refusal, as its own would be.
+      const provider = targets[0].provider;
+      this.#use(targets[0]);
+      last = new GatewayError('upstream_error', `Every key of provider '${provider.id}' was refused by its upstream: check providers.${provider.id}.apiKey in the gateway's config.`, {
+        status: 502,
+        detailCode: 'upstream_credentials',
+      });
+    }
+    return this.attempts.length > 1 ? listTried(last, this.attempts) : last;
+  }
+
+  /** A target cooling down is skipped while a later one in the plan is not. */
+  #skipped(targets: readonly GenerationAttempt[], index: number): boolean {
+    const now = this.#deps.now();
+    if (!this.#deps.health.coolingDown(targets[index].provider, now)) return false;
+    for (let later = index + 1; later < targets.length; later += 1) if (!this.#deps.health.coolingDown(targets[later].provider, now)) return true;
+    return false;
+  }
+
   #use(attempt: GenerationAttempt): void {
     this.#attempt = attempt;
     this.upstream = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode };
@@ -274,7 +413,10 @@ class GenerationRun implements GenerationOutcome {
   #headers(attempt: GenerationAttempt): Record<string, string> {
     // A model name is the client's text: a character a header cannot carry would fail the whole
     // answer, and a name of kilobytes would overflow the client's header limit (16 kB for undici).
-    const headers: Record<string, string> = { 'x-switchyard-upstream': `${attempt.provider.id}/${attempt.model}`.slice(0, 512).replace(/[^\x20-\x7e]/g, '?') };
+    const headers: Record<string, string> = {
+      'x-switchyard-upstream': `${attempt.provider.id}/${attempt.model}`.slice(0, 512).replace(/[^\x20-\x7e]/g, '?'),
+      'x-switchyard-attempts': ATTEMPT_COUNTS[this.attempts.length] ?? String(this.attempts.length),
+    };
     if (attempt.warnings.length > 0) headers['x-switchyard-warnings'] = formatWarnings(attempt.warnings);
     return headers;
   }
@@ -326,11 +468,38 @@ class GenerationRun implements GenerationOutcome {
   }
 }
 
-function report(attempt: GenerationAttempt, ms: number, error: GatewayError | undefined): AttemptReport {
-  const entry: AttemptReport = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode, ms };
+function report(attempt: GenerationAttempt, ms: number, error: GatewayError | undefined, waitMs: number): AttemptReport {
+  const entry: AttemptReport = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode, ms, waitMs };
   if (error) {
-    if (error.upstream) entry.status = error.upstream.status;
+    entry.status = error.upstream?.status ?? error.status;
     entry.error = error.message;
   }
   return entry;
+}
+
+/** A rate-limited key of a pool rests this long when its upstream did not say. */
+const KEY_REST_MS = 10_000;
+
+/** The header's common values, made once. */
+const ATTEMPT_COUNTS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'];
+
+function stoppedError(): GatewayError {
+  return new GatewayError('upstream_error', 'The request was stopped before an upstream answered.', { status: 502 });
+}
+
+/**
+ * The last failure of several attempts, for the client: its status and advice to retry, with a
+ * message that lists what was tried (an upstream's own body would speak of its last try alone).
+ */
+function listTried(last: OpenedUpstream | GatewayError, attempts: readonly AttemptReport[]): OpenedUpstream | GatewayError {
+  const error = GatewayError.is(last) ? last : last.kind === 'error' ? last.error : undefined;
+  if (error === undefined) return last;
+  const tried = attempts.map((entry) => `${entry.provider}/${entry.model} (${entry.status ?? 'no answer'})`).join(', ');
+  const listed = new GatewayError(error.code, `${error.message.replace(/\.?$/, '.')} Tried ${attempts.length} attempts: ${tried}.`, {
+    status: error.status,
+    detailCode: error.detailCode,
+    retryAfter: error.retryAfter,
+    cause: error,
+  });
+  return GatewayError.is(last) ? listed : { kind: 'error', error: listed, status: (last as { status: number }).status };
 }

@@ -32,6 +32,7 @@ function toRecord(generation: InterruptedGeneration, state: RecoveryRecord['stat
     protocol: generation.protocol,
     provider: generation.provider,
     errorMessage: generation.errorMessage,
+    resumedBy: generation.resumedBy,
     requestBodyText: generation.requestBodyText,
     responseBodyText: generation.responseBodyText,
   });

@@ -52,8 +52,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 const LOCAL_USER_CACHE_SIZE = 1024;
 
 export interface Authenticator {
-  /** The user a key belongs to; a 401 GatewayError for a missing or unknown key. */
-  authenticate(key: string | undefined): { user: string };
+  /** The user a key belongs to (`admin`: a configured key marked so); a 401 GatewayError for a missing or unknown key. */
+  authenticate(key: string | undefined): { user: string; admin: boolean };
 }
 
 /**
@@ -62,7 +62,7 @@ export interface Authenticator {
  * passes and is its own user, named by a digest so the key itself is never stored.
  */
 export function createAuthenticator(keys: readonly KeyConfig[], missingKeyMessage: string): Authenticator {
-  const configured = keys.map((entry) => ({ digest: digest(entry.key), user: entry.user }));
+  const configured = keys.map((entry) => ({ digest: digest(entry.key), user: entry.user, admin: entry.admin }));
   const localUsers = new Map<string, string>();
   return {
     authenticate(key) {
@@ -76,16 +76,20 @@ export function createAuthenticator(keys: readonly KeyConfig[], missingKeyMessag
           user = `local-${digest(key).toString('hex').slice(0, 12)}`;
           localUsers.set(key, user);
         }
-        return { user };
+        return { user, admin: false };
       }
       const presented = digest(key);
       let user: string | undefined;
+      let admin = false;
       for (const entry of configured) {
         // No early exit: every configured key is compared.
-        if (timingSafeEqual(presented, entry.digest) && user === undefined) user = entry.user;
+        if (timingSafeEqual(presented, entry.digest) && user === undefined) {
+          user = entry.user;
+          admin = entry.admin;
+        }
       }
       if (user === undefined) throw new GatewayError('authentication', 'Invalid API key.');
-      return { user };
+      return { user, admin };
     },
   };
 }

@@ -6,7 +6,12 @@ import type { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import { registerProtocolRoutes } from './protocol-routes.js';
 import { registerRecoveriesRoutes } from './recoveries-routes.js';
+import { keyPlacesOf } from './authenticate.js';
+import { createHostCheck } from './host-check.js';
+import type { InspectorObserver } from './inspector/inspector-observer.js';
+import { registerInspectorRoutes } from './inspector/inspector-routes.js';
 import { createRequestAuthenticator } from './request-auth.js';
+import { GatewayStatus, registerStatusRoute } from './status-route.js';
 import { errorResponse, jsonResponse, requestIdHeaders } from './to-http-response.js';
 
 export interface AppOptions {
@@ -16,6 +21,12 @@ export interface AppOptions {
   protocols: ProtocolRegistry;
   /** What the recoveries API serves. */
   recoveryStore: RecoveryStore;
+  /** What `GET /switchyard/status` reports (its drain count comes from being an observer of the gateway). */
+  status?: GatewayStatus;
+  /** The requests the inspector page (`/ui`) shows; none when `inspector.keep` is 0. */
+  inspector?: InspectorObserver;
+  /** The request log the page's usage chart reads; none: the chart is empty. */
+  requestLogDirectory?: string;
 }
 
 /** The h3 app: every route, a request id on every response, errors in each protocol's envelope. */
@@ -30,14 +41,25 @@ export function createApp(options: AppOptions): H3 {
       return errorResponse(event, protocols.ofPath(event.url.pathname), new GatewayError(status === 404 ? 'not_found' : status >= 500 ? 'internal' : 'invalid_request', message, { status }));
     },
   });
+  // Before every route, the generation endpoints included: see host-check.ts (DNS rebinding).
+  app.use(createHostCheck(gateway, protocols));
   const endpoints = [...endpointsOf(protocols), '/v1/recoveries'];
   app.get('/', (event) => jsonResponse(event, { name: 'switchyard', endpoints }));
   app.get('/health', (event) => jsonResponse(event, { status: 'ok' }));
+  registerStatusRoute(app, gateway, options.status ?? new GatewayStatus());
   // Claude Code checks that the server answers.
   app.on('HEAD', '/api/hello', (event) => new HTTPResponse(null, { status: 200, headers: requestIdHeaders(event) }));
   const authenticate = createRequestAuthenticator(gateway, protocols);
   registerProtocolRoutes(app, gateway, protocols, authenticate);
   registerRecoveriesRoutes(app, gateway, options.recoveryStore, authenticate, protocols.fallback);
+  registerInspectorRoutes(app, {
+    gateway,
+    inspector: options.inspector,
+    recoveryStore: options.recoveryStore,
+    requestLogDirectory: options.requestLogDirectory,
+    places: keyPlacesOf(protocols.descriptors),
+    errors: protocols.fallback,
+  });
   return app;
 }
 

@@ -46,6 +46,10 @@ async function generate(
   if (policy !== null && policy !== 'drain' && policy !== 'cancel') {
     throw invalidRequest(undefined, `x-switchyard-on-disconnect: expected 'drain' or 'cancel', got '${policy}'.`);
   }
+  const resume = event.req.headers.get('x-switchyard-resume');
+  if (resume !== null && resume !== 'off' && resume !== 'on') {
+    throw invalidRequest(undefined, `x-switchyard-resume: expected 'off' or 'on', got '${resume}'.`);
+  }
   return gateway.generate({
     inbound: protocol.id,
     endpoint: event.url.pathname,
@@ -60,6 +64,7 @@ async function generate(
     requestId: requestIdOf(event),
     client: connectionOf(event),
     ...(policy !== null && { disconnectPolicy: policy }),
+    ...(resume === 'off' && { resume: false }),
   });
 }
 

@@ -11,7 +11,11 @@ import type { GatewayLogger } from '../gateway/run-generation.js';
 import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
+import { RequestLogObserver } from '../log/request-log-observer.js';
+import { RequestLogWriter } from '../log/request-log-writer.js';
 import { createApp } from './create-app.js';
+import { InspectorObserver } from './inspector/inspector-observer.js';
+import { GatewayStatus } from './status-route.js';
 
 export interface RunningServer {
   url: string;
@@ -20,6 +24,8 @@ export interface RunningServer {
   /** Whether the requested port was taken and another one was chosen. */
   portChanged: boolean;
   gateway: Gateway;
+  /** The request log's writer, when the server keeps one. */
+  requestLog: RequestLogWriter | undefined;
   /** Stops accepting, gives requests in flight `graceMs` (default: the config's), records the rest. */
   close(graceMs?: number): Promise<{ finished: number; stopped: number }>;
 }
@@ -40,14 +46,20 @@ export interface StartServerOptions {
   protocols?: readonly ProtocolDescriptor[];
   /** Told how each generation went, besides the log line and the recoveries. */
   observers?: readonly GenerationObserver[];
+  /** Keep the request log in this directory; `bodies` keeps the bodies whatever `log.bodies` says. */
+  requestLog?: { directory: string; bodies?: boolean };
 }
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const protocols = new ProtocolRegistry(options.protocols ?? BUILT_IN_PROTOCOLS);
   checkProviderTypes(options.config, protocols);
   const recoveries = options.recoveries ?? createStoreRecoverySink(options.recoveryStore);
-  const gateway = createGateway({ config: options.config, recoveries, logger: options.logger, protocols, observers: options.observers });
-  const app = createApp({ gateway, logger: options.logger, protocols, recoveryStore: options.recoveryStore });
+  const status = new GatewayStatus();
+  const requestLog = options.requestLog && createRequestLog(options.requestLog, options.config, options.logger, () => gateway.config());
+  // The inspector's size is read at start; a reload does not change it.
+  const inspector = options.config.inspector.keep > 0 ? new InspectorObserver(options.config.inspector.keep, () => gateway.config()) : undefined;
+  const gateway = createGateway({ config: options.config, recoveries, recoveryStore: options.recoveryStore, logger: options.logger, protocols, observers: [status, ...(requestLog ? [requestLog.observer] : []), ...(inspector ? [inspector] : []), ...(options.observers ?? [])] });
+  const app = createApp({ gateway, logger: options.logger, protocols, recoveryStore: options.recoveryStore, status, inspector, requestLogDirectory: options.requestLog?.directory });
   const host = options.host ?? options.config.server.host;
   const requestedPort = options.port ?? options.config.server.port;
   const listener = await listen(toNodeHandler(app), {
@@ -60,6 +72,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     qr: false,
   });
   const port = listener.address.port;
+  if (!LOOPBACK_HOSTS.has(host) && options.config.keys.length === 0) {
+    options.logger.warn(`serving on ${host}, reachable from other machines, with no keys configured: anyone who can reach it can spend your upstream keys and read every request on /ui. Add "keys" to the config.`);
+  }
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const watcher = options.watch
     ? watchConfig({
@@ -81,12 +96,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     port,
     portChanged: requestedPort !== 0 && port !== requestedPort,
     gateway,
+    requestLog: requestLog?.writer,
     close(graceMs = options.config.server.shutdownGraceMs) {
       closing ??= (async () => {
         watcher?.close();
         // Stop accepting first; streams in flight keep their connections until drained.
         listener.server.close();
+        // An open inspector page's feed would hold the close open for as long as the page stays.
+        inspector?.close();
         const result = await gateway.shutdown(graceMs);
+        await requestLog?.writer.close();
         await listener.close();
         await options.recoveryStore.close();
         return result;
@@ -95,6 +114,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     },
   };
 }
+
+function createRequestLog(options: { directory: string; bodies?: boolean }, config: GatewayConfig, logger: GatewayLogger, getConfig: () => GatewayConfig) {
+  const writer = new RequestLogWriter({
+    directory: options.directory,
+    maxAgeMs: config.log.maxAgeMs,
+    maxBytes: config.log.maxBytes,
+    onError: (error) => logger.warn(`request log: ${(error as Error).message ?? String(error)}`),
+  });
+  return { writer, observer: new RequestLogObserver({ writer, getConfig, bodies: options.bodies }) };
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /** A config parsed for other protocols than the server's cannot route to them. */
 function checkProviderTypes(config: GatewayConfig, protocols: ProtocolRegistry): void {

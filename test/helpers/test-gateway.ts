@@ -21,6 +21,8 @@ export interface TestGateway {
   /** Settles when the next drain's record has been opened (state "draining"), as the gateway handed it over. */
   nextDraining(): Promise<InterruptedGeneration>;
   logs: string[];
+  /** Where the server keeps its request log (`requestLog` option). */
+  logDirectory: string;
   close(): Promise<void>;
 }
 
@@ -29,7 +31,7 @@ export interface TestGateway {
  * environment (no provider is created from the machine's variables), with a recoveries store in a
  * fresh temporary folder.
  */
-export async function startTestGateway(rawConfig: Record<string, unknown> = {}, options: { observers?: GenerationObserver[] } = {}): Promise<TestGateway> {
+export async function startTestGateway(rawConfig: Record<string, unknown> = {}, options: { observers?: GenerationObserver[]; logBodies?: boolean } = {}): Promise<TestGateway> {
   const config = parseConfig(rawConfig, {});
   const home = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const store = await openRecoveryStore({ directory: join(home, 'recoveries') });
@@ -58,7 +60,7 @@ export async function startTestGateway(rawConfig: Record<string, unknown> = {}, 
     },
   };
   const logs: string[] = [];
-  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0, observers: options.observers });
+  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0, observers: options.observers, requestLog: { directory: join(home, 'log'), bodies: options.logBodies } });
   return {
     url: server.url,
     server,
@@ -67,6 +69,7 @@ export async function startTestGateway(rawConfig: Record<string, unknown> = {}, 
     nextRecord: () => new Promise((resolve) => waiters.push(resolve)),
     nextDraining: () => new Promise((resolve) => drainingWaiters.push(resolve)),
     logs,
+    logDirectory: join(home, 'log'),
     close: async () => {
       await server.close(1000);
       await rm(home, { recursive: true, force: true });
