@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { configFileSchema, configJsonSchema } from '../src/config/config-schema.js';
+import { configJsonSchema } from '../src/config/config-json-schema.js';
+import { configFileSchema } from '../src/config/config-schema.js';
 import { parseConfig } from '../src/config/parse-config.js';
 
 const root = new URL('../', import.meta.url);

@@ -1,4 +1,3 @@
-import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { PROVIDER_PRESETS } from './presets.js';
 import { aliasTargetsSchema, apiKeySchema, cooldownFileSchema, modelEntrySchema, retryFileSchema, routeFileSchema } from './routing-schema.js';
@@ -86,6 +85,13 @@ export const configFileSchema = v.strictObject({
   ),
   server: described(serverFileSchema, 'Where and how the gateway listens.'),
   recoveries: described(recoveriesFileSchema, 'Interrupted generations kept as recovery records.'),
+  store: described(
+    v.strictObject({
+      type: v.pipe(v.picklist(['files', 'postgres']), v.description('`files` (default): JSON files under $SWITCHYARD_HOME; `postgres`: a PostgreSQL database shared by several instances (docs/team.md).')),
+      url: text('With `postgres`: postgres://user:password@host:port/database, or `$NAME` to read it from the environment (`$DATABASE_URL`). Its password is never shown.'),
+    }),
+    'Where recovery records are kept (`gateway serve --store` overrides it).',
+  ),
   inspector: described(
     v.strictObject({
       keep: whole(0, 100_000, "How many recent requests the inspector page (/ui) keeps in memory with their bodies (default 200; 0 turns its request list off)."),
@@ -121,9 +127,3 @@ function modelPriceFileSchema() {
 
 export type ConfigFile = v.InferOutput<typeof configFileSchema>;
 export type ProviderFile = v.InferOutput<typeof providerFileSchema>;
-
-/** The config file's JSON Schema, for editors. */
-export function configJsonSchema(): Record<string, unknown> {
-  const { $schema, ...schema } = toJsonSchema(configFileSchema, { errorMode: 'ignore' }) as Record<string, unknown>;
-  return Object.assign({ $schema, title: 'Switchyard config.json' }, schema);
-}
