@@ -1,19 +1,30 @@
-import { recoveriesDirectory, resolveSwitchyardHome } from '../config/paths.js';
-import { openRecoveryStore, type RecoveryStore } from '../recoveries/recovery-store.js';
+import { ConfigError } from '../config/config-error.js';
+import { loadConfig } from '../config/load-config.js';
+import { defaultConfigPath, resolveSwitchyardHome } from '../config/paths.js';
+import type { RecoveryStore } from '../recoveries/recovery-store.js';
+import { openConfiguredRecoveryStore } from '../store/open-configured-store.js';
 import { RecoveryStoreError } from '../recoveries/recovery-store-error.js';
 import { RECOVERIES_EXIT, type RecoveriesCliIo } from './recoveries-cli-io.js';
 
 /**
- * Opens the store under $SWITCHYARD_HOME for one command and always closes it. A store failure
- * (corrupt index, permissions, lock held too long) is printed as one line naming the file and
- * ends the command with exit code 1, never with a stack trace.
+ * Opens the store `serve` uses for one command and always closes it: the one the config file at
+ * $SWITCHYARD_HOME/config.json names (`store`), by default the files under $SWITCHYARD_HOME. A
+ * store failure (corrupt index, permissions, lock held too long, the database unreachable) or an
+ * invalid config is printed as one line naming the file or the database (its password blanked)
+ * and ends the command with exit code 1, never with a stack trace.
  */
 export async function withCliStore(io: RecoveriesCliIo, work: (store: RecoveryStore) => Promise<number>): Promise<number> {
   let store: RecoveryStore | undefined;
   try {
-    store = await openRecoveryStore({ directory: recoveriesDirectory(resolveSwitchyardHome(io.env)) });
+    const home = resolveSwitchyardHome(io.env);
+    const config = await loadConfig({ path: defaultConfigPath(home), explicit: false, env: io.env });
+    store = await openConfiguredRecoveryStore(config.store, home);
     return await work(store);
   } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`error: invalid config: ${error.message}\n`);
+      return RECOVERIES_EXIT.notFound;
+    }
     if (!RecoveryStoreError.is(error)) throw error;
     io.stderr.write(`error: ${error.message}\n`);
     return RECOVERIES_EXIT.notFound;

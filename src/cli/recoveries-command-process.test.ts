@@ -19,7 +19,17 @@ let mainScript: string;
 beforeAll(async () => {
   workspace = await mkdtemp(join(tmpdir(), 'switchyard-cli-process-'));
   const cliFiles = (await readdir(join(projectRoot, 'src/cli'))).filter((name) => name.startsWith('recoveries-')).map((name) => `src/cli/${name}`);
-  const build = await transpileForChildProcesses(projectRoot, [...cliFiles, 'src/recoveries', 'src/config/paths.ts', 'src/core/gateway-error.ts'], join(workspace, 'build'));
+  const build = await transpileForChildProcesses(projectRoot, [
+    ...cliFiles,
+    'src/recoveries',
+    // The commands read the config file serve reads (its `store`): the config and what it checks against.
+    'src/config',
+    'src/store',
+    'src/core',
+    'src/sse',
+    'src/protocols',
+    ...['anthropic-messages', 'gemini', 'openai-chat', 'openai-responses'].map((protocol) => `src/protocols/${protocol}`),
+  ], join(workspace, 'build'));
   mainScript = join(build, 'main.js');
   await writeFile(
     mainScript,

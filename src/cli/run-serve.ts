@@ -1,11 +1,12 @@
 import chalk from 'chalk';
 import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../config/config-error.js';
-import { defaultConfigPath, recoveriesDirectory, resolveSwitchyardHome } from '../config/paths.js';
+import { defaultConfigPath, resolveSwitchyardHome } from '../config/paths.js';
 import { requestLogDirectory } from '../log/request-log.js';
 import { createLogger } from '../server/create-logger.js';
 import { startServer } from '../server/start-server.js';
-import { openRecoveryStore } from '../recoveries/recovery-store.js';
+import { isPostgresUrl } from '../store/database-url.js';
+import { openConfiguredRecoveryStore } from '../store/open-configured-store.js';
 import { RecoveryStoreError } from '../recoveries/recovery-store-error.js';
 
 /** The options of `gateway serve`, as commander hands them over. */
@@ -15,6 +16,8 @@ export interface ServeOptions {
   config?: string;
   quiet?: boolean;
   logBodies?: boolean;
+  /** A postgres:// URL: replaces the config's `store`. */
+  store?: string;
 }
 
 /** `gateway serve`: returns the exit code once the server has stopped. */
@@ -40,9 +43,16 @@ export async function runServe(options: ServeOptions): Promise<number> {
     throw error;
   }
   const logger = createLogger({ quiet: options.quiet });
+  if (options.store !== undefined) {
+    if (!isPostgresUrl(options.store)) {
+      console.error(chalk.red(`Invalid --store: expected a postgres:// or postgresql:// URL.`));
+      return 2;
+    }
+    config = Object.assign({}, config, { store: { type: 'postgres' as const, url: options.store } });
+  }
   let recoveryStore;
   try {
-    recoveryStore = await openRecoveryStore({ directory: recoveriesDirectory(home), maxRecords: config.recoveries.maxRecords, maxAgeMs: config.recoveries.maxAgeMs });
+    recoveryStore = await openConfiguredRecoveryStore(config.store, home, { maxRecords: config.recoveries.maxRecords, maxAgeMs: config.recoveries.maxAgeMs });
   } catch (error) {
     if (error instanceof RecoveryStoreError) {
       console.error(chalk.red(`Cannot open the recoveries store: ${error.message}`));
@@ -72,6 +82,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   console.log(`  Anthropic base URL: ${server.url}`);
   console.log(`  Gemini base URL:    ${server.url}`);
   console.log(`  Inspector:          ${inspectorUrl(server.host, server.port, server.url)}`);
+  if (config.store.type === 'postgres') console.log(`  Recoveries:         ${recoveryStore.location}`);
   console.log(`Models (${models.length}): ${models.join(', ')}`);
   console.log(chalk.dim('Press Ctrl+C to stop.'));
 

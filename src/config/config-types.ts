@@ -127,6 +127,8 @@ export interface GatewayConfig {
     resume: boolean;
     resumeWindowMs: number;
   };
+  /** Where recovery records are kept (docs/team.md). */
+  store: StoreConfig;
   inspector: {
     /** Requests kept in memory for the inspector page; 0: none. */
     keep: number;
@@ -142,6 +144,9 @@ export interface GatewayConfig {
   /** Price overrides by `provider/model` (or a glob), USD per million tokens. */
   prices: Record<string, ModelPriceConfig>;
 }
+
+/** `files`: under $SWITCHYARD_HOME; `postgres`: one database shared by several instances (`$NAME` in the URL already read). */
+export type StoreConfig = { type: 'files' } | { type: 'postgres'; url: string };
 
 export interface ModelPriceConfig {
   input: number;

@@ -34,6 +34,18 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('reads store: files by default, a postgres URL from $NAME, never echoing the URL in an error', () => {
+    expect(parseConfig(undefined, {}).store).toEqual({ type: 'files' });
+    const url = 'postgres://team:s3cret-pass@db:5432/switchyard';
+    expect(parseConfig({ store: { type: 'postgres', url: '$DATABASE_URL' } }, { DATABASE_URL: url }).store).toEqual({ type: 'postgres', url });
+    expect(() => parseConfig({ store: { type: 'postgres', url: '$DATABASE_URL' } }, {})).toThrow(/store\.url: refers to the environment variable DATABASE_URL, which is not set/);
+    expect(() => parseConfig({ store: { type: 'postgres' } }, {})).toThrow(/store\.url: a postgres store needs a url/);
+    expect(() => parseConfig({ store: { type: 'files', url } }, {})).toThrow(/store\.url: only a postgres store takes a url/);
+    const wrongScheme = 'mysql://team:s3cret-pass@db/x';
+    expect(() => parseConfig({ store: { type: 'postgres', url: wrongScheme } }, {})).toThrow(/store\.url: expected a postgres:\/\/ or postgresql:\/\/ URL$/);
+    expect(() => parseConfig({ store: { type: 'sqlite' } }, {})).toThrow(/store\.type/);
+  });
+
   it('turns the mock provider off', () => {
     expect(parseConfig({ providers: { mock: false } }, {}).providers).toEqual([]);
   });

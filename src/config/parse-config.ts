@@ -11,6 +11,7 @@ import {
   type GatewayConfig,
   type KeyConfig,
   type ProviderConfig,
+  type StoreConfig,
 } from './config-types.js';
 import { ENVIRONMENT_PRESETS, PROVIDER_PRESETS } from './presets.js';
 import { parseRouting, readApiKeys, readModelEntries } from './parse-routing.js';
@@ -124,6 +125,7 @@ export function parseConfig(
       resume: recoveries.resume ?? true,
       resumeWindowMs: recoveries.resumeWindowMs ?? 10 * 60 * 1000,
     },
+    store: parseStore(raw.store, env, fail),
     inspector: { keep: raw.inspector?.keep ?? 200 },
     log: {
       enabled: raw.log?.enabled ?? true,
@@ -138,6 +140,18 @@ export function parseConfig(
 }
 
 type Fail = (field: string | undefined, detail: string) => never;
+
+/** The URL is never echoed in an error: it may hold the database's password. */
+function parseStore(raw: ConfigFile['store'], env: Record<string, string | undefined>, fail: Fail): StoreConfig {
+  if (raw === undefined || raw.type === 'files') {
+    if (raw?.url !== undefined) fail('store.url', 'only a postgres store takes a url');
+    return { type: 'files' };
+  }
+  if (raw.url === undefined) return fail('store.url', 'a postgres store needs a url: postgres://user:password@host:port/database, or "$DATABASE_URL"');
+  const url = resolveEnvReference(raw.url, env, 'store.url', fail);
+  if (!/^postgres(ql)?:\/\//.test(url)) fail('store.url', 'expected a postgres:// or postgresql:// URL');
+  return { type: 'postgres', url };
+}
 
 function parseProvider(id: string, raw: ProviderFile, env: Record<string, string | undefined>, fail: Fail, protocols: readonly ConfigProtocol[]): ProviderConfig {
   const field = `providers.${id}`;

@@ -57,7 +57,12 @@ export interface RecoveryStore {
   close(): Promise<void>;
 }
 
-export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<RecoveryStore> {
+/** The file store: its directory is where tests and the CLI of the same machine find it again. */
+export interface FileRecoveryStore extends RecoveryStore {
+  readonly directory: string;
+}
+
+export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<FileRecoveryStore> {
   const directory = resolve(options.directory);
   await ensureStoreLayout(directory);
   const indexFile = join(directory, INDEX_FILE_NAME);
@@ -90,6 +95,7 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
 
   return {
     location: directory,
+    directory,
 
     async add(record) {
       assertOpen();
