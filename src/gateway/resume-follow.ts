@@ -12,7 +12,8 @@ interface SentPart {
 /**
  * Turns the successive snapshots of a response that is still growing (a drain a retry joined)
  * into stream parts: on the first, everything so far; on each next, only what arrived since. A
- * part is ended when the next one of its choice appears, the rest when the response is final.
+ * reasoning part is ended when the next one of its choice appears, the rest when the response is
+ * final.
  * Part ids are content positions, as `expandResponseToStreamParts` makes them.
  */
 export class ResponseFollower {
@@ -32,8 +33,11 @@ export class ResponseFollower {
       choice.content.forEach((part, position) => {
         let state = sent[position];
         if (!state) {
-          // A new part: those before it are over.
-          for (let before = 0; before < position; before++) closePart(parts, choice.content[before], sent[before], before, tag);
+          // A new part ends the reasoning before it: every protocol ends a reasoning part before the
+          // next starts, and Anthropic's encoder holds back whatever follows an open thinking
+          // block. Text and tool calls stay open until the end: OpenAI interleaves the arguments
+          // of parallel tool calls (and text), and what grows after its part ended would be lost.
+          for (let before = 0; before < position; before++) if (choice.content[before].type === 'reasoning') closePart(parts, choice.content[before], sent[before], before, tag);
           sent[position] = state = { sent: 0, ended: false };
           openPart(parts, part, position, tag);
         }

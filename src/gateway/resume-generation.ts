@@ -51,9 +51,22 @@ export class Resumer {
     this.#log = log;
   }
 
+  /**
+   * Set while `load` reads the store: a request that arrives meanwhile waits for it (a client
+   * retrying as soon as the server is back), one that arrives later pays nothing.
+   */
+  loading: Promise<void> | undefined;
+
   /** The complete, unused records of the window, from the store (a server restarted). */
   load(now: number, windowMs: number): Promise<void> {
-    return this.#records.load(this.#store, now, windowMs).catch((error: unknown) => this.#log(`could not read the recoveries store for resume: ${String(error)}`));
+    const loading = this.#records
+      .load(this.#store, now, windowMs)
+      .catch((error: unknown) => this.#log(`could not read the recoveries store for resume: ${String(error)}`))
+      .finally(() => {
+        if (this.loading === loading) this.loading = undefined;
+      });
+    this.loading = loading;
+    return loading;
   }
 
   /** A drain begins (its record exists from now): a retry may join it. */
