@@ -11,12 +11,14 @@
 // vendor must do to know whether to stream: the benchmark measures the proxy, not this server.
 import { createServer } from 'node:http';
 import { jsonAnswer, PROTOCOLS, streamRecords } from './lib/bodies.mjs';
+import { LIMITED_KEY } from './lib/gateway-config.mjs';
 
 const portArgument = process.argv.indexOf('--port');
 const port = portArgument > 0 ? Number(process.argv[portArgument + 1]) : 0;
 
 const settings = { events: 20, delayMs: 0, burst: 0 };
-const counters = { requests: 0, streams: 0, streamsCut: 0, openStreams: 0, maxOpenStreams: 0 };
+const counters = { requests: 0, streams: 0, streamsCut: 0, openStreams: 0, maxOpenStreams: 0, rateLimited: 0 };
+const LIMITED_AUTHORIZATION = `Bearer ${LIMITED_KEY}`;
 const json = Object.fromEntries(PROTOCOLS.map((protocol) => [protocol, Buffer.from(jsonAnswer(protocol))]));
 let streams = buildStreams();
 
@@ -82,6 +84,13 @@ const server = createServer((request, response) => {
       return;
     }
     counters.requests += 1;
+    // The routing scenarios' pool has one key the upstream rate-limits for an hour (bench/lib/gateway-config.mjs).
+    if (request.headers.authorization === LIMITED_AUTHORIZATION) {
+      counters.rateLimited += 1;
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
+      response.end('{"error":{"message":"rate limited","type":"rate_limit_error"}}');
+      return;
+    }
     const stream = protocol === 'gemini' ? pathname.includes(':streamGenerateContent') : Buffer.concat(chunks).includes('"stream":true');
     if (stream) {
       sendStream(response, streams[protocol]);

@@ -19,9 +19,13 @@ import { writeGatewayConfig } from './lib/gateway-config.mjs';
 import { findTaskset, pinSelf, startService } from './lib/processes.mjs';
 import { BASELINE_COLUMNS, baselineRows, evaluateBudget, FLOOR_COLUMNS, floorRows, formatBudgetValue, formatMarkdownTable, formatTextTable, tableRows } from './lib/report.mjs';
 import { runCliScenarios } from './lib/run-cli.mjs';
+import { runInspectorScenario } from './lib/run-inspector.mjs';
+import { runLogMemoryScenario } from './lib/run-log-memory.mjs';
 import { runMemoryGroup } from './lib/run-memory.mjs';
+import { runPairedScenario } from './lib/run-paired.mjs';
 import { runRecoveriesScenario } from './lib/run-recoveries.mjs';
 import { runResidentScenario } from './lib/run-resident.mjs';
+import { runResumeScenario } from './lib/run-resume.mjs';
 import { runThroughputGroup } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -51,6 +55,10 @@ const FULL = {
   cliRuns: 7,
   cliUnmeasuredRuns: 1,
   cliRecords: 1000,
+  resumeRecords: 1000,
+  cliLogEntries: 100_000,
+  logMemoryRequests: 100_000,
+  logMemoryDeadlineMs: 600_000,
 };
 
 // Tiny counts and durations: every scenario runs once, end to end, fast enough for the test
@@ -79,6 +87,10 @@ const QUICK = {
   cliRuns: 1,
   cliUnmeasuredRuns: 0,
   cliRecords: 5,
+  resumeRecords: 100,
+  cliLogEntries: 100,
+  logMemoryRequests: 200,
+  logMemoryDeadlineMs: 60_000,
 };
 
 const USAGE = `usage: node bench/run.js [options]
@@ -266,12 +278,18 @@ async function main() {
   };
   /** The processes a phase starts, all against its own `upstream`. */
   const launcherFor = (upstream) => ({
-    async startGateway(profile = false, bin = join(ROOT, 'bin', 'gateway.js'), name = 'gateway') {
+    // `variant`: `configFile` (another config than the upstream's), `quiet` (--quiet). The gateway
+    // runs as users run it: no --quiet, its stderr to a file (`service.home`/stderr.log).
+    async startGateway(profile = false, bin = join(ROOT, 'bin', 'gateway.js'), name = 'gateway', prepareHome = undefined, variant = {}) {
       gatewayCount += 1;
       const home = join(scratch, `home-${gatewayCount}`);
       await mkdir(home, { recursive: true });
+      // What the gateway finds in its SWITCHYARD_HOME when it starts (the resume scenario's records).
+      await prepareHome?.(home);
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${options['cpu-prof']}`] : [];
-      return track(startService({ name, args: [bin, 'serve', '--port', '0', '--quiet', '--config', upstream.configFile], nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset }));
+      const args = [bin, 'serve', '--port', '0', ...(variant.quiet ? ['--quiet'] : []), '--config', variant.configFile ?? upstream.configFile];
+      const service = await track(startService({ name, args, nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset, stderrFile: join(home, 'stderr.log') }));
+      return Object.assign(service, { home });
     },
     startReference(profile = false) {
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(options['cpu-prof'], 'reference')}`] : [];
@@ -302,6 +320,59 @@ async function main() {
       // A graceful stop, so that --cpu-prof writes its profile.
       const ended = await gateway.stop(20_000);
       if (options['cpu-prof']) log(`bench: gateway profile in ${options['cpu-prof']}, reference proxy profile in ${join(options['cpu-prof'], 'reference')} (gateway exit ${ended.code ?? ended.signal})`);
+    }
+  };
+  const inspectorPhase = async (upstream) => {
+    for (const scenario of selected.filter((candidate) => candidate.group === 'inspector')) {
+      log('bench: inspector page open under load');
+      const gateway = await launcherFor(upstream).startGateway();
+      try {
+        results[scenario.id] = await timed('inspector', () => runInspectorScenario({ scenario, settings, gateway, log }));
+      } finally {
+        await gateway.stop();
+      }
+    }
+  };
+  const resumePhase = async (upstream) => {
+    for (const scenario of selected.filter((candidate) => candidate.group === 'resume')) {
+      log('bench: resumable records in the store');
+      const { startGateway } = launcherFor(upstream);
+      results[scenario.id] = await timed('resume', () =>
+        runResumeScenario({ scenario, settings, startGateway: (prepareHome) => startGateway(false, undefined, prepareHome ? 'gateway with records' : 'gateway', prepareHome), log }),
+      );
+    }
+  };
+  // Two setups of the gateway compared with each other: the request log on and off, routing and none.
+  const pairedPhase = async (upstream) => {
+    const paired = selected.filter((scenario) => scenario.group === 'paired');
+    if (paired.length === 0) return;
+    log(`bench: the request log and routing (${paired.length} scenarios)`);
+    const { startGateway } = launcherFor(upstream);
+    const gateways = {};
+    const configFile = (name) => join(scratch, `config-${upstreams.indexOf(upstream) + 1}-${name}.json`);
+    try {
+      // Started together: none is measured before all are up.
+      const starting = [];
+      if (paired.some((scenario) => scenario.id.startsWith('log.'))) {
+        await writeGatewayConfig(configFile('log-off'), upstream.url, { log: false });
+        starting.push(startGateway(false, undefined, 'gateway').then((gateway) => (gateways.on = gateway)));
+        starting.push(startGateway(false, undefined, 'gateway without its log', undefined, { configFile: configFile('log-off'), quiet: true }).then((gateway) => (gateways.off = gateway)));
+      }
+      if (paired.some((scenario) => scenario.id.startsWith('routing.'))) {
+        await writeGatewayConfig(configFile('routing'), upstream.url, { routing: true });
+        starting.push(startGateway(false, undefined, 'gateway with routes', undefined, { configFile: configFile('routing') }).then((gateway) => (gateways.routing = gateway)));
+      }
+      await Promise.all(starting);
+      for (const scenario of paired) results[scenario.id] = await timed(scenario.id, () => runPairedScenario({ scenario, settings, gateways, log }));
+    } finally {
+      for (const gateway of Object.values(gateways)) await gateway.stop();
+    }
+  };
+  const logMemoryPhase = async (upstream) => {
+    for (const scenario of selected.filter((candidate) => candidate.group === 'log-memory')) {
+      log(`bench: memory over ${settings.logMemoryRequests} logged requests`);
+      const { startGateway, startReference } = launcherFor(upstream);
+      results[scenario.id] = await timed('log-memory', () => runLogMemoryScenario({ scenario, settings, startReference: () => startReference(), startGateway: () => startGateway(), log }));
     }
   };
   const memoryPhase = async (upstream) => {
@@ -335,16 +406,28 @@ async function main() {
       // The quick mode only proves that every scenario runs: its phases run at once, each with its
       // own fake upstream (the upstream's shape is set per phase), unpinned.
       await Promise.all([
-        startUpstream().then(throughputPhase),
+        startUpstream().then(async (upstream) => {
+          await throughputPhase(upstream);
+          await inspectorPhase(upstream);
+          await resumePhase(upstream);
+        }),
+        startUpstream().then(pairedPhase),
         startUpstream().then(memoryPhase),
-        startUpstream().then(residentPhase),
+        startUpstream().then(async (upstream) => {
+          await residentPhase(upstream);
+          await logMemoryPhase(upstream);
+        }),
         userPhase(),
       ]);
     } else {
       const upstream = await startUpstream();
       await throughputPhase(upstream);
+      await inspectorPhase(upstream);
+      await resumePhase(upstream);
+      await pairedPhase(upstream);
       await memoryPhase(upstream);
       await residentPhase(upstream);
+      await logMemoryPhase(upstream);
       // The store and the CLI run as a user runs them, on every core: child processes inherit the
       // runner's affinity, so the runner lets go of its pin first.
       if (pinned) pinSelf(taskset, `0-${cores - 1}`);

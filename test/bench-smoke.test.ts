@@ -19,10 +19,16 @@ const EXPECTED_SCENARIOS = [
   ...PATHS.flatMap((path) => [10, 100].map((concurrency) => `stream.${path}.c${concurrency}`)),
   ...['passthrough', 'anthropic-to-chat'].flatMap((path) => [100, 1000].map((size) => `memory.${path}.${size}`)),
   'inspector.passthrough.c10',
+  'resume.passthrough.c10',
+  'log.passthrough.c10',
+  'log.memory',
+  'routing.chain-healthy-first',
+  'routing.pool-one-limited',
   'memory.resident',
   'recoveries.loop-delay',
   'cli.help',
   'cli.recoveries-ls',
+  'cli.usage',
 ];
 
 /** The budget as it is read: translated lines against the floor, first bytes at c=10 in ms over the reference. */
@@ -35,11 +41,17 @@ const EXPECTED_BUDGET = [
     return [`stream.${path}.c10 ttfbP50Ms overReference`, `stream.${path}.c10 cpuUsPerStream ${cost}`, `stream.${path}.c100 ttfbP50Ms ${cost}`, `stream.${path}.c100 cpuUsPerStream ${cost}`];
   }),
   'inspector.passthrough.c10 rps ratio',
+  'resume.passthrough.c10 rps ratio',
+  'log.passthrough.c10 rps ratio',
+  'routing.chain-healthy-first rps ratio',
+  'routing.pool-one-limited rps ratio',
+  'log.memory rssGrowthMb value',
   'memory.passthrough.1000 peakRssMb ratio',
   'memory.anthropic-to-chat.1000 peakRssMb ratio',
   'recoveries.loop-delay loopDelayP99Ms value',
   'cli.help wallMs value',
   'cli.recoveries-ls wallMs value',
+  'cli.usage wallMs value',
 ];
 
 interface ScenarioResult {

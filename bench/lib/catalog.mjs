@@ -42,10 +42,17 @@ export function listScenarios() {
       scenarios.push({ id: `memory.${name}.${size}`, group: 'memory', path: name, size, metrics: MEMORY_METRICS, description: `${PATHS[name].label}, ${size} slow streams open at once` });
     }
   }
+  scenarios.push({ id: 'inspector.passthrough.c10', group: 'inspector', path: 'passthrough', concurrency: 10, metrics: ['rps', 'cpuUsPerRequest'], description: 'Passthrough, non-stream, 10 concurrent clients, with the inspector page open and its live feed read (reference column: the same gateway with no page open)' });
+  scenarios.push({ id: 'resume.passthrough.c10', group: 'resume', path: 'passthrough', concurrency: 10, metrics: ['rps', 'cpuUsPerRequest'], description: 'Passthrough, non-stream, 10 concurrent clients, with 1,000 resumable recovery records in the store, none for this request (reference column: the same gateway with an empty store)' });
+  scenarios.push({ id: 'log.passthrough.c10', group: 'paired', concurrency: 10, metrics: ['rps', 'cpuUsPerRequest'], description: 'Passthrough, non-stream, 10 concurrent clients, request log and stderr line on, the default (reference column: the same with log.enabled false and --quiet)' });
+  scenarios.push({ id: 'log.memory', group: 'log-memory', metrics: ['rssWarmMb', 'rssEndMb', 'rssGrowthMb'], description: 'RSS of a fresh gateway over 100,000 logged passthrough requests (c=10), after the first tenth and at the end (reference: the reference proxy over the same requests)' });
+  scenarios.push({ id: 'routing.chain-healthy-first', group: 'paired', concurrency: 10, metrics: ['rps', 'cpuUsPerRequest'], description: 'Passthrough, non-stream, c=10, a three-entry fallback chain whose first entry is healthy (reference column: its first entry asked for directly)' });
+  scenarios.push({ id: 'routing.pool-one-limited', group: 'paired', concurrency: 10, metrics: ['rps', 'cpuUsPerRequest'], description: 'Passthrough, non-stream, c=10, a pool of three keys, one answered 429 with a retry-after of an hour (reference column: three healthy keys)' });
   scenarios.push({ id: 'memory.resident', group: 'resident', metrics: ['idleRssMb', 'warmRssMb'], description: 'RSS of a fresh process once started, then after the throughput warm-up (every path, non-stream and stream)' });
   scenarios.push({ id: 'recoveries.loop-delay', group: 'recoveries', metrics: ['loopDelayP99Ms', 'addP50Ms'], description: 'event-loop delay while recovery records are written, 100 records of 5 MB stored' });
   scenarios.push({ id: 'cli.help', group: 'cli', metrics: ['wallMs'], description: '`gateway --help` (reference: `node -e 0`)' });
   scenarios.push({ id: 'cli.recoveries-ls', group: 'cli', metrics: ['wallMs'], description: '`gateway recoveries ls` with 1000 records (reference: `node -e 0`)' });
+  scenarios.push({ id: 'cli.usage', group: 'cli', metrics: ['wallMs'], description: '`gateway usage` over 100,000 request log entries (reference: `node -e 0`)' });
   return scenarios;
 }
 

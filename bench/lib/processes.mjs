@@ -1,7 +1,7 @@
 // The processes of the benchmark (fake upstream, reference proxy, gateway): each its own process,
 // optionally pinned to a core, so its CPU time and memory can be read from /proc.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 
 const CLOCK_TICKS_PER_SECOND = (() => {
   try {
@@ -100,10 +100,14 @@ export function memoryKb(pid) {
  * Starts `node <args>` (pinned to `cpu` when a taskset is given) and waits for the line
  * "listening on http://HOST:PORT" on its output.
  */
-export function startService({ name, args, nodeArgs = [], env = {}, cpu, taskset, cwd, timeoutMs = 20_000 }) {
+export function startService({ name, args, nodeArgs = [], env = {}, cpu, taskset, cwd, timeoutMs = 20_000, stderrFile }) {
   const command = taskset && cpu !== undefined ? taskset : process.execPath;
   const commandArgs = taskset && cpu !== undefined ? ['-c', String(cpu), process.execPath, ...nodeArgs, ...args] : [...nodeArgs, ...args];
-  const child = spawn(command, commandArgs, { cwd, env: { ...process.env, ...env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `stderrFile`: stderr goes to that file, as `gateway serve 2> file` (a pipe read by this process
+  // would cost the load generator's core, and is not how users run it).
+  const stderr = stderrFile === undefined ? 'pipe' : openSync(stderrFile, 'a');
+  const child = spawn(command, commandArgs, { cwd, env: { ...process.env, ...env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', stderr] });
+  if (typeof stderr === 'number') closeSync(stderr);
   let output = '';
   let exited = false;
   const exit = new Promise((resolve) => child.once('exit', (code, signal) => {
@@ -113,7 +117,7 @@ export function startService({ name, args, nodeArgs = [], env = {}, cpu, taskset
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${name} did not start in ${timeoutMs} ms: ${output.slice(-2000)}`));
+      reject(new Error(`${name} did not start in ${timeoutMs} ms: ${output.slice(-2000)}${stderrTail(stderrFile)}`));
     }, timeoutMs);
     const onData = (data) => {
       output += data.toString();
@@ -122,10 +126,10 @@ export function startService({ name, args, nodeArgs = [], env = {}, cpu, taskset
       if (match) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
-        child.stderr.off('data', onData);
+        child.stderr?.off('data', onData);
         // Keep draining the pipes so a chatty process never blocks on a full pipe.
         child.stdout.resume();
-        child.stderr.on('data', (more) => {
+        child.stderr?.on('data', (more) => {
           output = (output + more.toString()).slice(-50_000);
         });
         resolve({
@@ -152,10 +156,19 @@ export function startService({ name, args, nodeArgs = [], env = {}, cpu, taskset
       }
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    child.stderr?.on('data', onData);
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited (${code ?? signal}) before listening: ${output.slice(-2000)}`));
+      reject(new Error(`${name} exited (${code ?? signal}) before listening: ${output.slice(-2000)}${stderrTail(stderrFile)}`));
     });
   });
+}
+
+function stderrTail(file) {
+  if (file === undefined) return '';
+  try {
+    return ` (stderr: ${readFileSync(file, 'utf8').slice(-2000)})`;
+  } catch {
+    return '';
+  }
 }

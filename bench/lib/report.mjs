@@ -28,11 +28,22 @@ export const BUDGET = [
       ];
     }),
   ),
+  // With the page open ÷ without (bench/lib/run-inspector.mjs): its "reference" is the gateway with no page.
+  { id: 'inspector.passthrough.c10', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.95 },
+  // With 1,000 resumable records in the store ÷ an empty store (bench/lib/run-resume.mjs).
+  { id: 'resume.passthrough.c10', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.98 },
+  // The request log and the stderr line on ÷ off, and routing ÷ no routing (bench/lib/run-paired.mjs).
+  { id: 'log.passthrough.c10', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.97 },
+  { id: 'routing.chain-healthy-first', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.98 },
+  { id: 'routing.pool-one-limited', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.95 },
+  // RSS growth in MB from the first tenth of 100,000 logged requests to the end (bench/lib/run-log-memory.mjs).
+  { id: 'log.memory', metric: 'rssGrowthMb', basis: 'value', op: '<=', limit: 10 },
   { id: 'memory.passthrough.1000', metric: 'peakRssMb', basis: 'ratio', op: '<=', limit: 1.3 },
   { id: 'memory.anthropic-to-chat.1000', metric: 'peakRssMb', basis: 'ratio', op: '<=', limit: 1.3 },
   { id: 'recoveries.loop-delay', metric: 'loopDelayP99Ms', basis: 'value', op: '<=', limit: 20 },
   { id: 'cli.help', metric: 'wallMs', basis: 'value', op: '<=', limit: 150 },
   { id: 'cli.recoveries-ls', metric: 'wallMs', basis: 'value', op: '<=', limit: 300 },
+  { id: 'cli.usage', metric: 'wallMs', basis: 'value', op: '<=', limit: 1000 },
 ];
 
 /** What each metric is called in the table, and how it is printed. */
@@ -54,6 +65,9 @@ export const METRICS = {
   loopDelayP99Ms: { label: 'loop delay p99 ms (worst)', format: (value) => formatNumber(value, 1) },
   addP50Ms: { label: 'add p50 ms (5 MB)', format: (value) => formatNumber(value, 1) },
   wallMs: { label: 'wall ms (median)', format: (value) => formatNumber(value, 0) },
+  rssWarmMb: { label: 'RSS after the first tenth MB', format: (value) => formatNumber(value, 1) },
+  rssEndMb: { label: 'RSS at the end MB', format: (value) => formatNumber(value, 1) },
+  rssGrowthMb: { label: 'RSS growth MB', format: (value) => formatNumber(value, 1) },
 };
 
 function formatNumber(value, digits) {

@@ -1,4 +1,5 @@
-// CLI: wall time of `gateway --help` and of `gateway recoveries ls` with 1000 records, each the
+// CLI: wall time of `gateway --help`, of `gateway recoveries ls` with 1000 records and of
+// `gateway usage --json` over 100,000 request log entries, each the
 // median of several runs after one unmeasured run; `node -e 0` is the reference (Node's own start).
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -56,6 +57,26 @@ async function seedStore(directory, count) {
   await store.close();
 }
 
+/** `count` entries over the last week, five upstreams (one with no known price), seven users, as the server writes them. */
+async function seedRequestLog(directory, count) {
+  const { RequestLogWriter } = await import('../../dist/log/request-log-writer.js');
+  const writer = new RequestLogWriter({ directory, maxAgeMs: 30 * 86_400_000, maxBytes: 200 * 2 ** 20 });
+  const models = ['anthropic/claude-sonnet-4-5', 'openai/gpt-4o', 'gemini/gemini-2.5-flash', 'ollama/llama3', 'mock/mock-echo'];
+  const start = Date.now() - 7 * 86_400_000;
+  const step = Math.floor((7 * 86_400_000) / count);
+  for (let index = 0; index < count; index += 1) {
+    const upstream = models[index % models.length];
+    writer.append({
+      request_id: `req-${index}`, time: new Date(start + index * step).toISOString(), user: `user-${index % 7}`, protocol: 'anthropic-messages',
+      endpoint: '/v1/messages', model: upstream, upstream, attempts: 1, mode: 'passthrough', status: 200, stream: true, duration_ms: 900, ttfb_ms: 200,
+      input_tokens: 1200 + (index % 100), output_tokens: 300, cached_tokens: 800, cache_write_tokens: null, reasoning_tokens: null,
+      cost_usd: upstream.startsWith('ollama') ? null : upstream.startsWith('mock') ? 0 : 0.0042, interrupted_reason: null, warnings: [], user_agent: 'claude-cli/2.0',
+    });
+    if (index % 10_000 === 9_999) await writer.flush();
+  }
+  await writer.close();
+}
+
 const failureText = (result) => `exit ${result.status ?? result.signal}: ${`${result.stderr ?? ''}${result.stdout ?? ''}`.replace(/\s+/g, ' ').slice(0, 200)}`;
 
 export async function runCliScenarios({ scenarios, settings, log }) {
@@ -84,6 +105,22 @@ export async function runCliScenarios({ scenarios, settings, log }) {
         const listed = timed.first ? (timed.first.stdout.match(/bench-\d{5}/g) ?? []).length : 0;
         results[scenario.id] = make(scenario, timed, { records: settings.cliRecords, listed, seedSeconds });
         log(`  gateway recoveries ls (${settings.cliRecords} records, seeded in ${seedSeconds.toFixed(1)} s): ${timed.failed ? failureText(timed.failed) : `${timed.wallMs.toFixed(0)} ms, ${listed} ids printed`}`);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+    }
+    if (scenario.id === 'cli.usage') {
+      const home = await mkdtemp(join(tmpdir(), 'switchyard-bench-cli-'));
+      try {
+        const seedStarted = performance.now();
+        await seedRequestLog(join(home, 'log'), settings.cliLogEntries);
+        const seedSeconds = (performance.now() - seedStarted) / 1000;
+        const timed = timeRuns([BIN, 'usage', '--json'], { SWITCHYARD_HOME: home }, settings.cliRuns, settings.cliUnmeasuredRuns);
+        const summed = timed.first ? JSON.parse(timed.first.stdout).total.requests : 0;
+        results[scenario.id] = make(scenario, timed, { entries: settings.cliLogEntries, summed, seedSeconds });
+        // Fewer requests summed than entries written would be a fast wrong answer.
+        if (!timed.failed && summed !== settings.cliLogEntries) results[scenario.id].budgetBlocked = `${summed} requests summed of ${settings.cliLogEntries} entries`;
+        log(`  gateway usage (${settings.cliLogEntries} entries, written in ${seedSeconds.toFixed(1)} s): ${timed.failed ? failureText(timed.failed) : `${timed.wallMs.toFixed(0)} ms, ${summed} requests summed`}`);
       } finally {
         await rm(home, { recursive: true, force: true });
       }

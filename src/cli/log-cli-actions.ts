@@ -1,9 +1,10 @@
 import chalk from 'chalk';
 import { resolveSwitchyardHome } from '../config/paths.js';
-import { aggregateUsage, type UsageGrouping } from '../log/aggregate-usage.js';
+import type { UsageGrouping } from '../log/aggregate-usage.js';
 import { RequestLogFollower } from '../log/follow-request-log.js';
 import { parseSince } from '../log/parse-since.js';
 import { readRequestLog, requestLogDirectory } from '../log/request-log.js';
+import { sumRequestLog } from '../log/sum-request-log.js';
 import { formatLogLine, formatUsageTable } from './log-format.js';
 
 /** How often `--follow` looks for new entries. */
@@ -12,8 +13,7 @@ const FOLLOW_INTERVAL_MS = 250;
 export async function runUsage(options: { since?: string; by: UsageGrouping; json?: boolean }): Promise<number> {
   const since = sinceOf(options.since);
   if (since === null) return 2;
-  const entries = await readRequestLog(requestLogDirectory(resolveSwitchyardHome()), { since });
-  const report = aggregateUsage(entries, options.by);
+  const report = await sumRequestLog(requestLogDirectory(resolveSwitchyardHome()), { since, by: options.by });
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ since: since === undefined ? null : new Date(since).toISOString(), by: options.by, rows: report.rows, total: report.total })}\n`);
   } else {

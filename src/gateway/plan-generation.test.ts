@@ -12,7 +12,7 @@ const config = parseConfig(
       chat: { type: 'openai-chat', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', models: ['gpt-x'], discoverModels: false },
       claude: { type: 'anthropic-messages', baseURL: 'http://127.0.0.1:9', apiKey: 'k', models: ['claude-x'], discoverModels: false },
     },
-    aliases: { fast: 'chat/gpt-x' },
+    aliases: { fast: 'chat/gpt-x', chain: ['chat/gpt-x', 'claude/claude-x'] },
   },
   {},
 );
@@ -51,6 +51,19 @@ describe('planGeneration', () => {
     const sent = JSON.parse(attempt.call!.body!.toString());
     expect(sent).toMatchObject({ model: 'claude-x', max_tokens: 50, messages: [{ role: 'user' }] });
     expect(attempt.warnings.map((warning) => warning.feature)).toContain('logprobs');
+  });
+
+  it("a chain: the first attempt is made whole, a fallback's request and warnings only when it is to be tried", () => {
+    const [first, fallback] = plan('openai-chat', chatBody('chain', { logprobs: true, max_tokens: 50 })).attempts;
+    expect(first).toMatchObject({ model: 'gpt-x', mode: 'passthrough', warnings: [] });
+    expect(first.prepare).toBeUndefined();
+    expect(JSON.parse(first.call!.body!.toString()).model).toBe('gpt-x');
+    expect(fallback).toMatchObject({ model: 'claude-x', mode: 'translate', warnings: [], call: undefined });
+    fallback.prepare!();
+    expect(fallback.prepare).toBeUndefined();
+    expect(fallback.call?.path).toBe('/v1/messages');
+    expect(JSON.parse(fallback.call!.body!.toString())).toMatchObject({ model: 'claude-x', max_tokens: 50 });
+    expect(fallback.warnings.map((warning) => warning.feature)).toContain('logprobs');
   });
 
   it('the mock models: no upstream, no request to send', () => {

@@ -37,8 +37,15 @@ export interface GenerationAttempt {
   upstream: ProtocolDescriptor | undefined;
   /** What the client asked for that this attempt cannot express (its `x-switchyard-warnings`). */
   warnings: readonly Warning[];
-  /** None for the mock models. */
+  /** None for the mock models; for a fallback, none until `prepare` made it. */
   call?: UpstreamRequest;
+  /**
+   * For the fallbacks of a chain: makes `call` and the warnings of encoding it, then removes
+   * itself. A fallback is tried only when the targets before it failed, so its request (the
+   * client's body encoded again, or stringified again with its model) is made only then, not for
+   * every request that goes to a chain. The attempt loop calls it before the attempt is tried.
+   */
+  prepare?: () => void;
 }
 
 export interface GenerationPlan {
@@ -98,7 +105,8 @@ function planTargets(input: PlanInput, targets: readonly ResolvedModel[]): Gener
       continue;
     }
     try {
-      attempts.push(planAttempt(input, provider, model, limits));
+      // The first attempt is made whole: it is the one tried, and its refusal is the client's.
+      attempts.push(planAttempt(input, provider, model, limits, attempts.length > 0));
     } catch (error) {
       refusal ??= error;
     }
@@ -114,7 +122,7 @@ function planTargets(input: PlanInput, targets: readonly ResolvedModel[]): Gener
 
 const noHeader = (): undefined => undefined;
 
-function planAttempt(input: PlanInput, provider: ProviderConfig, model: string, limits: ModelLimits | undefined): GenerationAttempt {
+function planAttempt(input: PlanInput, provider: ProviderConfig, model: string, limits: ModelLimits | undefined, deferred = false): GenerationAttempt {
   const { inbound, decoded } = input;
   const { sameProtocolOnly } = decoded;
   let { request } = decoded;
@@ -135,6 +143,31 @@ function planAttempt(input: PlanInput, provider: ProviderConfig, model: string, 
     throw invalidRequest(field, `${field} > 1 cannot be served by the ${provider.type} upstream of '${request.model}', which returns one choice.`);
   }
   if (upstream === undefined) return { provider, model, mode, upstream, warnings: decoded.warnings };
+  if (!deferred) {
+    const built = buildCall(input, upstream, model, mode, request, clamped);
+    return { provider, model, mode, upstream, warnings: built.warnings, call: built.call };
+  }
+  // Every field there from the start: one shape whether prepared or not.
+  const attempt: GenerationAttempt = { provider, model, mode, upstream, warnings: [], call: undefined, prepare: undefined };
+  attempt.prepare = () => {
+    attempt.prepare = undefined;
+    const built = buildCall(input, upstream, model, mode, request, clamped);
+    attempt.call = built.call;
+    attempt.warnings = built.warnings;
+  };
+  return attempt;
+}
+
+/** The upstream request of an attempt, and the warnings its encoding implies. */
+function buildCall(
+  input: PlanInput,
+  upstream: ProtocolDescriptor,
+  model: string,
+  mode: AttemptMode,
+  request: GenerateRequest,
+  clamped: Warning | undefined,
+): { call: UpstreamRequest; warnings: readonly Warning[] } {
+  const { decoded } = input;
   if (mode === 'passthrough') {
     // The client's body goes on as it is: what decoding could not map still arrives, no warning.
     const prepared = upstream.codec.preparePassthrough(input.body, { model, stream: request.stream, search: input.search });
@@ -144,11 +177,11 @@ function planAttempt(input: PlanInput, provider: ProviderConfig, model: string, 
       ...(prepared.body !== undefined && { body: Buffer.from(JSON.stringify(prepared.body)) }),
       ...(prepared.hideEvent && { hidden: prepared.hideEvent }),
     };
-    return { provider, model, mode, upstream, warnings: [], call };
+    return { call, warnings: [] };
   }
   const encoded = upstream.codec.encodeRequest(request, { model });
   const call: UpstreamRequest = { path: encoded.path, body: Buffer.from(JSON.stringify(encoded.body)), headers: encoded.headers ?? {} };
   const warnings = [...decoded.warnings, ...encoded.warnings];
   if (clamped) warnings.push(clamped);
-  return { provider, model, mode, upstream, warnings, call };
+  return { call, warnings };
 }

@@ -132,6 +132,7 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
  * one of this user's is in the window (resume-generation.ts), else none and it goes upstream.
  */
 async function resumeGeneration(resumer: Resumer, run: GenerationRun, input: GenerationInput, request: GenerateRequest, codec: ProtocolCodec): Promise<GenerationOutput | undefined> {
+  if (resumer.loading) await resumer.loading;
   const record = resumer.take({ requestId: run.requestId, user: run.user, model: request.model, protocol: run.protocol, body: input.body, now: run.startedAt, windowMs: run.config.recoveries.resumeWindowMs });
   if (!record) return undefined;
   const answer = await resumer.answer(record, codec, request.stream);
@@ -333,6 +334,7 @@ class GenerationRun implements GenerationOutcome {
       const attempt = targets[index];
       const { provider } = attempt;
       if (targets.length > 1 && this.#skipped(targets, index)) continue;
+      if (attempt.prepare !== undefined && !prepareAttempt(attempt)) continue;
       const retry = provider.retry ?? this.config.retry;
       const pooled = provider.apiKeys !== undefined && !provider.forwardClientKey;
       let tries = 0;
@@ -465,6 +467,20 @@ class GenerationRun implements GenerationOutcome {
   #errorOutput(error: GatewayError, attempt: GenerationAttempt | undefined, headers: Record<string, string>): GenerationOutput {
     const rendered = renderError(this.#codec, error, attempt?.upstream?.id);
     return { kind: 'json', status: rendered.status, headers: Object.assign({}, headers, rendered.headers), body: rendered.body };
+  }
+}
+
+/**
+ * Makes a fallback's upstream request, only now that it is to be tried. False when the request
+ * cannot be encoded for it: the plan left such a target out while another could serve, and so
+ * does the loop (the targets before it have answered with their errors already).
+ */
+function prepareAttempt(attempt: GenerationAttempt): boolean {
+  try {
+    attempt.prepare!();
+    return true;
+  } catch {
+    return false;
   }
 }
 
