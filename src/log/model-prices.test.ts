@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/parse-config.js';
 import { createUsageFromTotals } from '../core/usage.js';
-import { ModelPrices } from './model-prices.js';
+import { loadPriceDataset, ModelPrices, priceDatasetLoaded } from './model-prices.js';
 
 const usage = createUsageFromTotals({ input: 1_000_000, cacheRead: 200_000, output: 100_000 });
 
@@ -16,7 +16,10 @@ describe('prices', () => {
   const prices = new ModelPrices(config);
   const provider = (id: string) => config.providers.find((entry) => entry.id === id);
 
-  it('come from the shipped price list, offline, found by the provider\'s URL', () => {
+  it('come from the shipped price list, offline, found by the provider\'s URL, once it is loaded', async () => {
+    // Not loaded at start (it holds about 16 MB): unknown until the first request loads it.
+    expect(priceDatasetLoaded()).toBe(false);
+    await loadPriceDataset();
     // claude-3-5-haiku: $0.80 input, $0.08 cache read, $4 output per million (genai-prices).
     const cost = prices.costOf(provider('anthropic'), 'anthropic', 'claude-3-5-haiku-latest', usage);
     expect(cost).toBeCloseTo((800_000 * 0.8 + 200_000 * 0.08 + 100_000 * 4) / 1e6, 9);

@@ -1,6 +1,25 @@
-import { calcPrice, findProvider, type ModelPrice, type TieredPrices } from '@pydantic/genai-prices';
+import type { ModelPrice, TieredPrices } from '@pydantic/genai-prices';
 import type { GatewayConfig, ModelPriceConfig, ProviderConfig } from '../config/config-types.js';
 import type { Usage } from '../core/usage.js';
+
+/**
+ * The shipped price list, loaded when the first request needs a price, not at start: it holds
+ * about 16 MB of memory. `loadPriceDataset` starts the load (once); until it is done no price is
+ * known, and `priceDatasetLoaded` says so.
+ */
+let dataset: typeof import('@pydantic/genai-prices') | undefined;
+let loading: Promise<void> | undefined;
+
+export function loadPriceDataset(): Promise<void> {
+  loading ??= import('@pydantic/genai-prices').then((module) => {
+    dataset = module;
+  });
+  return loading;
+}
+
+export function priceDatasetLoaded(): boolean {
+  return dataset !== undefined;
+}
 
 /** USD per million tokens; a tiered price is chosen by the request's input tokens. */
 interface ResolvedPrice {
@@ -32,7 +51,8 @@ export class ModelPrices {
     let price = this.#found.get(key);
     if (!this.#found.has(key)) {
       price = this.#lookUp(provider, providerId, model, key);
-      this.#found.set(key, price);
+      // Not kept while the list is still loading: the next request looks it up again.
+      if (price !== undefined || dataset) this.#found.set(key, price);
     }
     if (price === 0) return 0;
     if (price === undefined) return null;
@@ -53,10 +73,14 @@ export class ModelPrices {
     if (provider?.type === 'mock') return 0;
     const override = findOverride(this.#config.prices, key);
     if (override) return { input: override.input, output: override.output, cacheRead: override.cacheRead, cacheWrite: override.cacheWrite };
+    if (!dataset) {
+      void loadPriceDataset();
+      return undefined;
+    }
     const known =
-      (provider?.baseURL && findProvider({ providerApiUrl: provider.baseURL })) || findProvider({ providerId });
+      (provider?.baseURL && dataset.findProvider({ providerApiUrl: provider.baseURL })) || dataset.findProvider({ providerId });
     if (!known) return undefined;
-    const result = calcPrice({ input_tokens: 1, output_tokens: 1 }, model, { provider: known });
+    const result = dataset.calcPrice({ input_tokens: 1, output_tokens: 1 }, model, { provider: known });
     if (!result) return undefined;
     return fromModelPrice(result.model_price);
   }

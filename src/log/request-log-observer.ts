@@ -3,7 +3,7 @@ import { redactSecrets } from '../core/redact-secrets.js';
 import type { Usage } from '../core/usage.js';
 import type { Warning } from '../core/warning.js';
 import type { GenerationObserver, GenerationOutcome, TokenCountOutcome } from '../gateway/generation-outcome.js';
-import { ModelPrices } from './model-prices.js';
+import { loadPriceDataset, ModelPrices, priceDatasetLoaded } from './model-prices.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { RequestLogBodies, RequestLogWriter } from './request-log-writer.js';
 
@@ -25,7 +25,13 @@ export class RequestLogObserver implements GenerationObserver {
     this.#forceBodies = options.bodies ?? false;
   }
 
-  finished(outcome: GenerationOutcome): void {
+  finished(outcome: GenerationOutcome): void | Promise<void> {
+    // The first request waits once for the price list, which is not loaded at start.
+    if (outcome.upstream && !priceDatasetLoaded()) return loadPriceDataset().then(() => this.#log(outcome));
+    this.#log(outcome);
+  }
+
+  #log(outcome: GenerationOutcome): void {
     const config = this.#getConfig();
     const usage = outcome.usage();
     const upstream = outcome.upstream;
