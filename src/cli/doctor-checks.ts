@@ -99,6 +99,15 @@ function countModels(text: string): number {
   }
 }
 
+/** A PostgreSQL store (docs/team.md): reachable, and its schema at this gateway's version; none for the files. */
+export async function checkStore(config: GatewayConfig): Promise<DoctorCheck | undefined> {
+  if (config.store.type !== 'postgres') return undefined;
+  // The driver is loaded only for a PostgreSQL store, as by serve.
+  const { checkPostgresStore } = await import('../store/check-postgres-store.js');
+  const { status, message } = await checkPostgresStore(config.store.url);
+  return { name: 'database', status, message };
+}
+
 /** The configured port: free, or held by a Switchyard gateway; another program there is a warning (serve moves on). */
 export async function checkPort(config: GatewayConfig): Promise<DoctorCheck> {
   const url = configuredUrl(config);

@@ -1,7 +1,7 @@
 import chalk from 'chalk';
 import ora from 'ora';
 import { resolveSwitchyardHome } from '../config/paths.js';
-import { checkConfig, checkFolder, checkNode, checkPort, checkProviders, doctorFolders, type CheckStatus, type DoctorCheck } from './doctor-checks.js';
+import { checkConfig, checkFolder, checkNode, checkPort, checkProviders, checkStore, doctorFolders, type CheckStatus, type DoctorCheck } from './doctor-checks.js';
 
 const MARKS: Record<CheckStatus, string> = { ok: chalk.green('✔'), warn: chalk.yellow('!'), fail: chalk.red('✖') };
 
@@ -19,6 +19,8 @@ export async function runDoctor(options: { json?: boolean; config?: string }): P
       spinner?.stop();
     }
     checks.push(await checkPort(config));
+    const store = await checkStore(config);
+    if (store) checks.push(store);
   }
   for (const { name, folder } of doctorFolders(home)) checks.push(await checkFolder(name, folder));
   checks.push(checkNode());

@@ -89,6 +89,7 @@ export const configFileSchema = v.strictObject({
     v.strictObject({
       type: v.pipe(v.picklist(['files', 'postgres']), v.description('`files` (default): JSON files under $SWITCHYARD_HOME; `postgres`: a PostgreSQL database shared by several instances (docs/team.md).')),
       url: text('With `postgres`: postgres://user:password@host:port/database, or `$NAME` to read it from the environment (`$DATABASE_URL`). Its password is never shown.'),
+      drainLeaseSeconds: whole(1, 3600, 'With `postgres`: a draining record not renewed by its instance for this long (default 30) reads as complete, cut by a stopped instance (docs/team.md).'),
     }),
     'Where recovery records are kept (`gateway serve --store` overrides it).',
   ),

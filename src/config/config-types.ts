@@ -146,7 +146,7 @@ export interface GatewayConfig {
 }
 
 /** `files`: under $SWITCHYARD_HOME; `postgres`: one database shared by several instances (`$NAME` in the URL already read). */
-export type StoreConfig = { type: 'files' } | { type: 'postgres'; url: string };
+export type StoreConfig = { type: 'files' } | { type: 'postgres'; url: string; drainLeaseMs?: number };
 
 export interface ModelPriceConfig {
   input: number;

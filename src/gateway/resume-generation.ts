@@ -57,11 +57,15 @@ export class Resumer {
    */
   loading: Promise<void> | undefined;
 
-  /** The complete, unused records of the window, from the store (a server restarted). */
+  /**
+   * The complete, unused records of the window, from the store (a server restarted); on a store
+   * shared with other instances, then those they complete, as they do (docs/team.md).
+   */
   load(now: number, windowMs: number): Promise<void> {
     const loading = this.#records
       .load(this.#store, now, windowMs)
       .catch((error: unknown) => this.#log(`could not read the recoveries store for resume: ${String(error)}`))
+      .then(() => this.#store.watchResumable?.((summaries) => this.#records.addSummaries(summaries, Date.now(), windowMs)))
       .finally(() => {
         if (this.loading === loading) this.loading = undefined;
       });

@@ -55,6 +55,12 @@ export interface RecoveryStore {
   removeAll(user?: string, options?: { dryRun?: boolean }): Promise<number>;
   /** Waits for queued changes; later calls fail with STORE_CLOSED. */
   close(): Promise<void>;
+  /**
+   * A store shared by several instances (docs/team.md): calls `listener`, every `pollMs` or so
+   * until the store closes, with the records any instance completed since that a retry may be
+   * answered from (complete, client_disconnected, no error, not resumed). Some may come twice.
+   */
+  watchResumable?(listener: (summaries: RecoverySummary[]) => void, pollMs?: number): void;
 }
 
 /** The file store: its directory is where tests and the CLI of the same machine find it again. */

@@ -1,4 +1,5 @@
 import { hashRequestBody } from './hash-request-body.js';
+import type { RecoverySummary } from './recovery-record.js';
 import type { RecoveryStore } from './recovery-store.js';
 
 /**
@@ -30,8 +31,11 @@ export interface ResumableRecord<Live> {
  */
 export class ResumableRecords<Live> {
   #byUser = new Map<string, ResumableRecord<Live>[]>();
+  /** Every id added within the window, used or not: a shared store reports a record again (watchResumable). */
+  #known = new Map<string, number>();
 
   add(record: ResumableRecord<Live>): void {
+    this.#known.set(record.requestId, record.interruptedAt);
     const list = this.#byUser.get(record.user);
     if (list) list.push(record);
     else this.#byUser.set(record.user, [record]);
@@ -72,12 +76,21 @@ export class ResumableRecords<Live> {
 
   /** Every user's complete, unused records of the window, as the store holds them when the server starts. */
   async load(store: RecoveryStore, now: number, windowMs: number): Promise<void> {
-    for (const summary of await store.list()) {
+    this.addSummaries(await store.list(), now, windowMs);
+  }
+
+  /**
+   * The complete, unused records among `summaries` (the store's, from any instance), unless known
+   * already: a record this instance made, loaded or used is not added twice.
+   */
+  addSummaries(summaries: readonly RecoverySummary[], now: number, windowMs: number): void {
+    for (const [requestId, interruptedAt] of this.#known) if (now - interruptedAt > windowMs) this.#known.delete(requestId);
+    for (const summary of summaries) {
       const interruptedAt = summary.created_at * 1000;
       // Only a drain that ran to its end holds a whole answer (its reason stays client_disconnected
       // and, unlike a cancelled or cut one, the gateway checks it has no error when it is used).
       if (summary.state !== 'complete' || summary.interrupted_reason !== 'client_disconnected' || summary.resumed_by !== undefined) continue;
-      if (now - interruptedAt > windowMs) continue;
+      if (now - interruptedAt > windowMs || this.#known.has(summary.request_id)) continue;
       this.add({
         requestId: summary.request_id,
         user: summary.user,

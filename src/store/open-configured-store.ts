@@ -18,7 +18,7 @@ export async function openConfiguredRecoveryStore(
     case 'postgres': {
       // Loaded only for a PostgreSQL store: the driver costs about 15 MB of memory.
       const { openPostgresRecoveryStore } = await import('./postgres-recovery-store.js');
-      return openPostgresRecoveryStore({ url: store.url, maxRecords: retention.maxRecords, maxAgeMs: retention.maxAgeMs });
+      return openPostgresRecoveryStore({ url: store.url, maxRecords: retention.maxRecords, maxAgeMs: retention.maxAgeMs, drainLeaseMs: store.drainLeaseMs });
     }
     default: {
       const unknown: never = store;

@@ -32,6 +32,11 @@ const MIGRATIONS: readonly string[] = [
      request_id text PRIMARY KEY REFERENCES switchyard_recoveries (request_id) ON DELETE CASCADE,
      body text NOT NULL
    );`,
+  // 2: a draining record's lease, renewed by its instance while it drains: one past it was left by
+  // an instance that stopped (docs/team.md). The time of the last change, for the instances that
+  // learn of each other's resumable records.
+  `ALTER TABLE switchyard_recoveries ADD COLUMN lease_expires_at timestamptz;
+   CREATE INDEX switchyard_recoveries_by_update ON switchyard_recoveries (updated_at);`,
 ];
 
 /** The version a database is at once `migratePostgres` has run. */
