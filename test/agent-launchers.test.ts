@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { startTestGateway } from './helpers/test-gateway.js';
  * process), with a fake agent of each name on PATH: a node script that records its arguments and
  * environment, asks the gateway it was pointed at for its status, then exits as told.
  */
-const gatewayScript = resolve(fileURLToPath(import.meta.url), '../../bin/gateway.js');
+const gatewayScript = fileURLToPath(new URL('../bin/gateway.js', import.meta.url));
 let workspace: string;
 let fakeBin: string;
 
@@ -300,7 +300,7 @@ describe('gateway status', () => {
       await writeFile(join(home, 'config.json'), JSON.stringify({ server: { port: Number(new URL(gateway.url).port) } }));
       const result = await run(['status', '--json'], environment(home));
       expect(result.code).toBe(0);
-      const version = JSON.parse(await readFile(resolve(gatewayScript, '../../package.json'), 'utf8')).version;
+      const version = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')).version;
       expect(JSON.parse(result.stdout)).toEqual({ running: true, url: gateway.url, version, uptime_s: expect.any(Number), in_flight: 0, draining: 0 });
       const text = await run(['status'], environment(home));
       expect(text.stdout).toContain(`running on ${gateway.url}`);

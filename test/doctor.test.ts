@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * `gateway doctor` in a real process (dist/) against upstreams on 127.0.0.1: one that lists its
  * models for the right key, one that refuses the key, and a port where nothing listens.
  */
-const gatewayScript = resolve(fileURLToPath(import.meta.url), '../../bin/gateway.js');
+const gatewayScript = fileURLToPath(new URL('../bin/gateway.js', import.meta.url));
 let workspace: string;
 let upstream: Server;
 let upstreamUrl: string;

@@ -6,14 +6,14 @@ import { parseConfig } from '../../src/config/parse-config.js';
 import type { GenerationObserver } from '../../src/gateway/generation-outcome.js';
 import type { InterruptedGeneration, RecoverySink } from '../../src/gateway/recovery-sink.js';
 import { createStoreRecoverySink } from '../../src/gateway/store-recovery-sink.js';
-import { openRecoveryStore, type RecoveryStore } from '../../src/recoveries/recovery-store.js';
+import { openRecoveryStore, type FileRecoveryStore } from '../../src/recoveries/recovery-store.js';
 import { createLogger } from '../../src/server/create-logger.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 
 export interface TestGateway {
   url: string;
   server: RunningServer;
-  store: RecoveryStore;
+  store: FileRecoveryStore;
   /** Interrupted generations, as handed to the store (in order). */
   interrupted: InterruptedGeneration[];
   /** Settles when the next interrupted generation has been stored (a drain's, once completed). */

@@ -24,7 +24,8 @@ const AGENT_MODELS_LISTED: Partial<Record<UpstreamProtocol, string[]>> = {
 /**
  * The gateway config that sends the agents' own model names to the vendor of `target`: Claude
  * Code's `claude-*` and Gemini CLI's `gemini-*` names by alias, Codex's `gpt-*` names by the
- * default model of the Responses protocol. Each of the four vendors is a provider of its protocol.
+ * default model of the Responses protocol, Qwen Code's by that of Chat Completions (opencode names
+ * `provider/model` itself). Each of the four vendors is a provider of its protocol.
  */
 export function agentGatewayConfig(vendorUrl: string, target: UpstreamProtocol): Record<string, unknown> {
   const providers: Record<string, unknown> = { mock: false };
@@ -43,7 +44,8 @@ export function agentGatewayConfig(vendorUrl: string, target: UpstreamProtocol):
   return {
     providers,
     aliases: { 'claude-*': targetModel, 'gemini-*': targetModel },
-    defaultModels: { 'openai-responses': targetModel },
+    // Codex's gpt-* names by the Responses default; Qwen Code's own names by the Chat Completions one.
+    defaultModels: { 'openai-responses': targetModel, 'openai-chat': targetModel },
   };
 }
 

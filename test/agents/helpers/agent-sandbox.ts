@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The agents' own package (test/agents/node_modules/.bin). */
@@ -69,10 +69,13 @@ export interface AgentRun {
   timedOut: boolean;
 }
 
-/** Runs an agent binary to its end (stdin closed), killing its whole process group after `timeoutMs`. */
+/**
+ * Runs an agent binary (a name in AGENT_BIN, or an absolute path) to its end (stdin closed),
+ * killing its whole process group after `timeoutMs`.
+ */
 export function runAgent(command: string, args: string[], options: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<AgentRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(join(AGENT_BIN, command), args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(isAbsolute(command) ? command : join(AGENT_BIN, command), args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

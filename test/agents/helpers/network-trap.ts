@@ -28,6 +28,8 @@ export async function startNetworkTrap(): Promise<NetworkTrap> {
   });
   server.on('connect', (request, socket) => {
     strays.push({ method: 'CONNECT', target: request.url ?? '' });
+    // An agent may reset the tunnel it was refused (opencode's npm client does).
+    socket.on('error', () => undefined);
     socket.end('HTTP/1.1 403 Forbidden\r\nconnection: close\r\n\r\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

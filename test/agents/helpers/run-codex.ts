@@ -29,23 +29,28 @@ export function codexConfigToml(baseUrl: string, options: CodexOptions): string 
     'stream_max_retries = 0',
     ...(options.websockets ? ['supports_websockets = true'] : []),
     '',
-    // The plugin marketplace sync fetches from github.com and chatgpt.com at startup.
-    '[features]',
-    'plugins = false',
-    '',
-    '[analytics]',
-    'enabled = false',
-    '',
-    '[feedback]',
-    'enabled = false',
-    '',
-    '[otel]',
-    'exporter = "none"',
-    'trace_exporter = "none"',
-    'metrics_exporter = "none"',
-    '',
+    CODEX_QUIET_TABLES,
   ].join('\n');
 }
+
+/** The tables of config.toml that keep Codex off the network: no plugin sync, analytics, feedback or OpenTelemetry. */
+export const CODEX_QUIET_TABLES = [
+  // The plugin marketplace sync fetches from github.com and chatgpt.com at startup.
+  '[features]',
+  'plugins = false',
+  '',
+  '[analytics]',
+  'enabled = false',
+  '',
+  '[feedback]',
+  'enabled = false',
+  '',
+  '[otel]',
+  'exporter = "none"',
+  'trace_exporter = "none"',
+  'metrics_exporter = "none"',
+  '',
+].join('\n');
 
 /** `codex exec` against the gateway with its CODEX_HOME in the sandbox. */
 export function runCodex(sandbox: AgentSandbox, baseUrl: string, prompt: string, options: CodexOptions, timeoutMs: number): Promise<AgentRun> {

@@ -20,14 +20,15 @@ export interface Script {
 }
 
 /**
- * The read-file tools of the three agents, as they offer them, and the arguments that read `path`.
- * Claude Code: `Read`; Gemini CLI: `read_file`; Codex: `exec_command` (unified exec) or the older
+ * The read-file tools of the agents, as they offer them, and the arguments that read `path`.
+ * Claude Code: `Read`; Gemini CLI and Qwen Code: `read_file`; opencode: `read`; Codex: `exec_command` (unified exec) or the older
  * `shell` / `shell_command`; Codex on its own catalog models (code mode): the custom `exec` tool, whose
  * input is JavaScript that calls the nested tools (a function `{input}` once translated elsewhere).
  */
 const READ_TOOLS: Array<{ name: string; input: (path: string) => Record<string, unknown> | string }> = [
   { name: 'Read', input: (path) => ({ file_path: path }) },
   { name: 'read_file', input: (path) => ({ file_path: path }) },
+  { name: 'read', input: (path) => ({ filePath: path }) },
   { name: 'exec_command', input: (path) => ({ cmd: `cat ${path}` }) },
   { name: 'shell_command', input: (path) => ({ command: `cat ${path}` }) },
   { name: 'shell', input: (path) => ({ command: ['cat', path] }) },
