@@ -61,6 +61,12 @@ export interface GenerationOutcome {
   upstreamRequestBodyText(): string | undefined;
   /** The response so far, as the client's protocol returns it without streaming. */
   responseBodyText(): string;
+  /**
+   * The bodies, kept for later at no cost now: the bytes as they are (nothing is converted or
+   * decoded), the response rendered only when `response()` is called. What it holds is the
+   * response's own material, never the run.
+   */
+  keepBodies(): KeptBodies;
   /** The response so far, in core terms (what a retry that joins a drain is sent). */
   responseSoFar(): GenerateResponse;
   /** The recovery record the request was answered from, when a retry was (no upstream then). */
@@ -68,6 +74,15 @@ export interface GenerationOutcome {
   usage(): Usage;
   /** Every key no text taken from this request may carry out (the config's, and the client's own). */
   secrets(): readonly string[];
+}
+
+export interface KeptBodies {
+  /** The client's body, as received. */
+  request: Buffer;
+  /** The body sent upstream by the attempt that answered; none for the mock models. */
+  upstreamRequest: Buffer | undefined;
+  /** The response as the client's protocol returns it without streaming. */
+  response(): string;
 }
 
 /**

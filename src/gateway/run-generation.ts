@@ -15,7 +15,7 @@ import { describeKey, type KeyPool } from '../providers/key-pool.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import type { ClientConnection } from './client-connection.js';
 import { collectJsonResponse } from './collect-json-response.js';
-import type { AttemptReport, GenerationObserver, GenerationOutcome } from './generation-outcome.js';
+import type { AttemptReport, GenerationObserver, GenerationOutcome, KeptBodies } from './generation-outcome.js';
 import type { InflightRegistry } from './inflight.js';
 import { createInterruption, type Interruption } from './interruption.js';
 import type { ModelCatalog } from './model-catalog.js';
@@ -178,6 +178,9 @@ class GenerationRun implements GenerationOutcome {
   #interruption: Interruption | undefined;
   /** The attempt that answered (or the last tried). */
   #attempt: GenerationAttempt | undefined;
+  /** Set when the generation is over and its outcome goes to the observers. */
+  #over = false;
+  #finalUsage: Usage | undefined;
 
   constructor(deps: GatewayDeps, input: GenerationInput, inbound: ProtocolDescriptor) {
     this.#deps = deps;
@@ -210,6 +213,12 @@ class GenerationRun implements GenerationOutcome {
     return JSON.stringify(this.#codec.encodeResponse(this.#collector.result(), this.#context));
   }
 
+  keepBodies(): KeptBodies {
+    const call = this.#attempt?.call;
+    const upstreamRequest = call ? (call.body ?? this.#bodyBytes) : undefined;
+    return { request: this.#bodyBytes, upstreamRequest, response: renderLater(this.#answer, this.#codec, this.#collector, this.#context) };
+  }
+
   responseSoFar(): GenerateResponse {
     // A JSON answer is whole and in the client's protocol: read back with the same codec.
     if (this.#answer !== undefined) return this.#codec.decodeResponse(JSON.parse(this.#answer.toString()));
@@ -217,8 +226,11 @@ class GenerationRun implements GenerationOutcome {
   }
 
   usage(): Usage {
-    if (this.#usage) return this.#usage();
-    return this.#collector ? this.#collector.result().usage : { input: {}, output: {} };
+    // Once over, the usage no longer changes: worked out once for all the observers that ask.
+    if (this.#finalUsage) return this.#finalUsage;
+    const usage = this.#usage ? this.#usage() : this.#collector ? this.#collector.result().usage : { input: {}, output: {} };
+    if (this.#over) this.#finalUsage = usage;
+    return usage;
   }
 
   /** Every key no text may carry out: asked for only when an upstream's error is to be passed on. */
@@ -452,6 +464,7 @@ class GenerationRun implements GenerationOutcome {
     this.error = error;
     this.interrupted = interrupted;
     this.durationMs = this.#deps.now() - this.startedAt;
+    this.#over = true;
     await Promise.all(this.#deps.observers.map((observer) => this.#tell(observer)));
     this.#interruption?.end();
   }
@@ -482,6 +495,16 @@ function prepareAttempt(attempt: GenerationAttempt): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The response, rendered when asked. A function of its own so that what it holds is the answer's
+ * bytes, or the collector and what encodes it, never the run.
+ */
+function renderLater(answer: string | Buffer | undefined, codec: ProtocolCodec, collector: StreamCollector | undefined, context: ResponseContext | undefined): () => string {
+  if (answer !== undefined) return () => answer.toString();
+  if (!collector || !context) return () => '';
+  return () => JSON.stringify(codec.encodeResponse(collector.result(), context));
 }
 
 function report(attempt: GenerationAttempt, ms: number, error: GatewayError | undefined, waitMs: number): AttemptReport {
