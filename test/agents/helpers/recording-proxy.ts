@@ -64,7 +64,11 @@ export async function startRecordingProxy(targetUrl: string): Promise<RecordingP
     exchanges.push(exchange);
     const upstream = connect(Number(target.port), target.hostname, () => {
       const lines = [`${exchange.method} ${exchange.url} HTTP/1.1`];
-      for (let index = 0; index < incoming.rawHeaders.length; index += 2) lines.push(`${incoming.rawHeaders[index]}: ${incoming.rawHeaders[index + 1]}`);
+      // Addressed to the gateway, as the plain requests are: it answers only its own Host.
+      for (let index = 0; index < incoming.rawHeaders.length; index += 2) {
+        const name = incoming.rawHeaders[index];
+        lines.push(`${name}: ${name.toLowerCase() === 'host' ? target.host : incoming.rawHeaders[index + 1]}`);
+      }
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length > 0) upstream.write(head);
       upstream.pipe(clientSocket);
