@@ -6,7 +6,7 @@ import { request } from 'undici';
 import { clientRequest } from './bodies.mjs';
 import { PATHS } from './catalog.mjs';
 import { closedLoop } from './load.mjs';
-import { median, medianOfRounds } from './stats.mjs';
+import { measuredScenario } from './stats.mjs';
 
 /** Opens the page as a browser does (the page, then its live feed), and reads the feed until closed. */
 async function openPage(url) {
@@ -80,15 +80,7 @@ export async function runInspectorScenario({ scenario, settings, gateway, log })
   const errors = rounds.reduce((sum, round) => sum + (round.gateway.errors ?? 0) + (round.reference.errors ?? 0), 0);
   return Object.assign(
     {
-      id: scenario.id,
-      group: scenario.group,
-      description: scenario.description,
-      metrics: scenario.metrics,
-      status: 'ok',
-      rounds,
-      reference: medianOfRounds(rounds.map((round) => round.reference)),
-      gateway: medianOfRounds(rounds.map((round) => round.gateway)),
-      ratios: Object.fromEntries(scenario.metrics.map((metric) => [metric, median(rounds.map((round) => round.ratios[metric]))])),
+      ...measuredScenario(scenario, rounds),
     },
     errors > 0 ? { reason: `${errors} failed requests during the measurement` } : {},
   );

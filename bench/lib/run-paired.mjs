@@ -10,7 +10,7 @@
 // side with it, and the ratio is with ÷ without.
 import { clientRequest } from './bodies.mjs';
 import { closedLoop, probe } from './load.mjs';
-import { median, medianOfRounds } from './stats.mjs';
+import { measuredScenario } from './stats.mjs';
 
 /** Each scenario's two sides: the model asked for, and which gateway (`on`, `off` or `routing`) serves it. */
 export const PAIRS = {
@@ -53,15 +53,7 @@ export async function runPairedScenario({ scenario, settings, gateways, log }) {
   const firstError = rounds.map((round) => round.gateway.firstError ?? round.reference.firstError).find(Boolean);
   return Object.assign(
     {
-      id: scenario.id,
-      group: scenario.group,
-      description: scenario.description,
-      metrics: scenario.metrics,
-      status: 'ok',
-      rounds,
-      reference: medianOfRounds(rounds.map((round) => round.reference)),
-      gateway: medianOfRounds(rounds.map((round) => round.gateway)),
-      ratios: Object.fromEntries(scenario.metrics.map((metric) => [metric, median(rounds.map((round) => round.ratios[metric]))])),
+      ...measuredScenario(scenario, rounds),
     },
     errors > 0 ? { reason: `${errors} failed requests during the measurement (${firstError})` } : {},
   );

@@ -7,7 +7,7 @@ import { clientRequest } from './bodies.mjs';
 import { NONSTREAM_CONCURRENCY, PATHS, REFERENCE_MODEL, STREAM_CONCURRENCY } from './catalog.mjs';
 import { closedLoop } from './load.mjs';
 import { setUpstreamShape } from './run-throughput.mjs';
-import { median, medianOfRounds } from './stats.mjs';
+import { measuredScenario } from './stats.mjs';
 
 const rssMb = (service) => service.memoryKb().rssKb / 1024;
 
@@ -48,14 +48,6 @@ export async function runResidentScenario({ scenario, settings, upstream, startR
     rounds.push({ reference: measured.reference, gateway: measured.gateway, ratios });
   }
   return {
-    id: scenario.id,
-    group: scenario.group,
-    description: scenario.description,
-    metrics: scenario.metrics,
-    status: 'ok',
-    rounds,
-    reference: medianOfRounds(rounds.map((round) => round.reference)),
-    gateway: medianOfRounds(rounds.map((round) => round.gateway)),
-    ratios: Object.fromEntries(scenario.metrics.map((metric) => [metric, median(rounds.map((round) => round.ratios[metric]))])),
+    ...measuredScenario(scenario, rounds),
   };
 }

@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { clientRequest } from './bodies.mjs';
 import { PATHS } from './catalog.mjs';
 import { closedLoop } from './load.mjs';
-import { median, medianOfRounds } from './stats.mjs';
+import { measuredScenario } from './stats.mjs';
 
 const USERS = 100;
 
@@ -94,18 +94,8 @@ export async function runResumeScenario({ scenario, settings, startGateway, log 
     }
     const errors = rounds.reduce((sum, round) => sum + (round.gateway.errors ?? 0) + (round.reference.errors ?? 0), 0);
     return Object.assign(
-      {
-        id: scenario.id,
-        group: scenario.group,
-        description: scenario.description,
-        metrics: scenario.metrics,
-        status: 'ok',
-        records,
-        rounds,
-        reference: medianOfRounds(rounds.map((round) => round.reference)),
-        gateway: medianOfRounds(rounds.map((round) => round.gateway)),
-        ratios: Object.fromEntries(scenario.metrics.map((metric) => [metric, median(rounds.map((round) => round.ratios[metric]))])),
-      },
+      measuredScenario(scenario, rounds),
+      { records },
       errors > 0 ? { reason: `${errors} failed requests during the measurement` } : {},
     );
   } finally {

@@ -24,3 +24,18 @@ export function medianOfRounds(rounds) {
   }
   return result;
 }
+
+/** A scenario measured in rounds of reference and gateway: the medians of its rounds and of their ratios. */
+export function measuredScenario(scenario, rounds) {
+  return {
+    id: scenario.id,
+    group: scenario.group,
+    description: scenario.description,
+    metrics: scenario.metrics,
+    status: 'ok',
+    rounds,
+    reference: medianOfRounds(rounds.map((round) => round.reference)),
+    gateway: medianOfRounds(rounds.map((round) => round.gateway)),
+    ratios: Object.fromEntries(scenario.metrics.map((metric) => [metric, median(rounds.map((round) => round.ratios[metric]))])),
+  };
+}
