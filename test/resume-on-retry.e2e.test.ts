@@ -1,11 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCuttingProxy, type CuttingProxy } from './helpers/cutting-proxy.js';
+import { SlowChatUpstream } from './helpers/slow-chat-upstream.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 /**
@@ -19,47 +18,12 @@ const PIECES = ['The', ' gateway', ' kept', ' every', ' word', ' of', ' this', '
 const TEXT = PIECES.join('');
 const PIECE_MS = 60;
 
-class SlowUpstream {
-  readonly server: Server;
-  requests = 0;
-
-  constructor() {
-    this.server = createServer(async (request, response) => {
-      let body = '';
-      for await (const chunk of request) body += chunk;
-      this.requests += 1;
-      const parsed = JSON.parse(body);
-      const usage = { prompt_tokens: 5, completion_tokens: PIECES.length, total_tokens: 5 + PIECES.length };
-      if (!parsed.stream) {
-        await sleep(PIECE_MS * PIECES.length);
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ id: 'chatcmpl-slow', object: 'chat.completion', created: 1, model: 'slow', choices: [{ index: 0, message: { role: 'assistant', content: TEXT }, finish_reason: 'stop' }], usage }));
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.flushHeaders();
-      const chunk = (delta: object, finish: string | null = null, extra: object = {}) =>
-        `data: ${JSON.stringify({ id: 'chatcmpl-slow', object: 'chat.completion.chunk', created: 1, model: 'slow', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
-      for (const [index, piece] of PIECES.entries()) {
-        if (response.destroyed) return;
-        response.write(chunk(index === 0 ? { role: 'assistant', content: piece } : { content: piece }));
-        await sleep(PIECE_MS);
-      }
-      response.end(`${chunk({}, 'stop')}${`data: ${JSON.stringify({ id: 'chatcmpl-slow', object: 'chat.completion.chunk', created: 1, model: 'slow', choices: [], usage })}\n\n`}data: [DONE]\n\n`);
-    });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-}
-
-let upstream: SlowUpstream;
+let upstream: SlowChatUpstream;
 let gateway: TestGateway;
 let proxy: CuttingProxy;
 beforeAll(async () => {
-  upstream = new SlowUpstream();
-  await new Promise<void>((resolve) => upstream.server.listen(0, '127.0.0.1', resolve));
+  upstream = new SlowChatUpstream(PIECES, PIECE_MS);
+  await upstream.listen();
   proxy = await startCuttingProxy(() => gateway.url);
   gateway = await startTestGateway({
     server: { allowedHosts: [new URL(proxy.url).host] },

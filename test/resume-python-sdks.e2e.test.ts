@@ -1,11 +1,10 @@
 import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCuttingProxy, type CuttingProxy } from './helpers/cutting-proxy.js';
+import { SlowChatUpstream } from './helpers/slow-chat-upstream.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 /**
@@ -33,40 +32,12 @@ const PIECES = ['Python', ' clients', ' get', ' the', ' answer', ' they', ' alre
 const TEXT = PIECES.join('');
 const PIECE_MS = 60;
 
-/** An OpenAI-style upstream that streams PIECES slowly and counts what it is asked. */
-class SlowUpstream {
-  readonly server: Server;
-  requests = 0;
-
-  constructor() {
-    this.server = createServer(async (request, response) => {
-      for await (const _ of request);
-      this.requests += 1;
-      response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.flushHeaders();
-      const chunk = (delta: object, finish: string | null = null) =>
-        `data: ${JSON.stringify({ id: 'chatcmpl-slow', object: 'chat.completion.chunk', created: 1, model: 'slow', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      for (const [index, piece] of PIECES.entries()) {
-        if (response.destroyed) return;
-        response.write(chunk(index === 0 ? { role: 'assistant', content: piece } : { content: piece }));
-        await sleep(PIECE_MS);
-      }
-      const usage = { prompt_tokens: 4, completion_tokens: PIECES.length, total_tokens: 4 + PIECES.length };
-      response.end(`${chunk({}, 'stop')}data: ${JSON.stringify({ id: 'chatcmpl-slow', object: 'chat.completion.chunk', created: 1, model: 'slow', choices: [], usage })}\n\ndata: [DONE]\n\n`);
-    });
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-}
-
-let upstream: SlowUpstream;
+let upstream: SlowChatUpstream;
 let gateway: TestGateway;
 let proxy: CuttingProxy;
 beforeAll(async () => {
-  upstream = new SlowUpstream();
-  await new Promise<void>((resolve) => upstream.server.listen(0, '127.0.0.1', resolve));
+  upstream = new SlowChatUpstream(PIECES, PIECE_MS);
+  await upstream.listen();
   proxy = await startCuttingProxy(() => gateway.url);
   gateway = await startTestGateway({
     server: { allowedHosts: [new URL(proxy.url).host] },
