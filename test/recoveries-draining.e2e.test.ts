@@ -8,6 +8,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerRecoveriesCommand } from '../src/cli/recoveries-command.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
+import { pollUntil } from './helpers/poll-until.js';
 
 /**
  * A drain seen while it runs: the client leaves, the gateway keeps reading an upstream that
@@ -75,15 +76,6 @@ function api(path: string, init: RequestInit = {}) {
   }));
 }
 
-/** Polls `read` until `done` holds, at most 100 times 50 ms apart; returns the last value. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 100 && !done(value); attempt += 1) {
-    await sleep(50);
-    value = await read();
-  }
-  return value;
-}
 
 /** `gateway recoveries ls` in-process, on the gateway's store. */
 async function cliLs(args: string[]): Promise<string> {
@@ -125,7 +117,7 @@ describe('a drain in progress', () => {
     await draining;
     const openedBy = Math.floor(Date.now() / 1000);
 
-    const list = await until(() => api('/v1/recoveries'), ({ body }) => body.items.some((item: any) => item.request_id === requestId));
+    const list = await pollUntil(() => api('/v1/recoveries'), ({ body }) => body.items.some((item: any) => item.request_id === requestId));
     const item = list.body.items.find((candidate: any) => candidate.request_id === requestId);
     expect(item).toMatchObject({ request_id: requestId, interrupted_reason: 'client_disconnected', state: 'draining' });
     expect(item.created_at).toBeGreaterThanOrEqual(leftAt);
@@ -141,7 +133,7 @@ describe('a drain in progress', () => {
 
     // More arrives while nobody reads it: the record follows.
     upstream.release(2);
-    const grown = await until(() => api(`/v1/recoveries/${requestId}`), ({ body }) => contentOf(body) !== 'Once upon');
+    const grown = await pollUntil(() => api(`/v1/recoveries/${requestId}`), ({ body }) => contentOf(body) !== 'Once upon');
     expect(grown.body.state).toBe('draining');
     expect(contentOf(grown.body)).toBe('Once upon a time');
     expect(grown.body.response.response_body_size).toBe(Buffer.byteLength(grown.body.response.body_raw));

@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../src/server/start-server.js';
 import { POSTGRES_SCHEMA_VERSION } from '../src/store/postgres-migrations.js';
 import { openPostgresRecoveryStore } from '../src/store/postgres-recovery-store.js';
 import { createTestDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from './helpers/test-database.js';
+import { pollUntil } from './helpers/poll-until.js';
 
 /**
  * Team mode across instances (docs/team.md): an instance killed mid-drain, a retry resumed by
@@ -29,15 +30,8 @@ function api(url: string, path: string, init: RequestInit = {}) {
   }));
 }
 
-/** Reads until `done` holds, `tries` tries 100 ms apart at most; the last value either way. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tries = 150): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < tries && !done(value); attempt += 1) {
-    await sleep(100);
-    value = await read();
-  }
-  return value;
-}
+/** Reads until `done` holds: 150 tries 100 ms apart at most (instances in other processes). */
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean) => pollUntil(read, done, { tries: 150, intervalMs: 100 });
 
 /** Starts a stream, reads two chunks and goes away: the gateway drains the rest into a record. */
 async function interrupt(url: string, body: OpenAI.Chat.ChatCompletionCreateParamsStreaming): Promise<string> {

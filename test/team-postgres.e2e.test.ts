@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PassThrough } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Command } from 'commander';
 import OpenAI from 'openai';
 import pg from 'pg';
@@ -19,6 +18,7 @@ import { redactDatabaseUrl } from '../src/store/database-url.js';
 import { POSTGRES_SCHEMA_VERSION } from '../src/store/postgres-migrations.js';
 import { openPostgresRecoveryStore } from '../src/store/postgres-recovery-store.js';
 import { createTestDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from './helpers/test-database.js';
+import { pollUntil } from './helpers/poll-until.js';
 
 /**
  * Team mode (docs/team.md): two gateway instances on one PostgreSQL database. A record made on one
@@ -50,15 +50,6 @@ function api(instance: Instance, path: string, init: RequestInit = {}) {
   }));
 }
 
-/** Reads until `done` holds, 100 tries 50 ms apart at most; the last value either way. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let attempt = 0; attempt < 100 && !done(value); attempt += 1) {
-    await sleep(50);
-    value = await read();
-  }
-  return value;
-}
 
 describe.skipIf(!DATABASE_URL)('two instances on one PostgreSQL', () => {
   beforeAll(async () => {
@@ -91,7 +82,7 @@ describe.skipIf(!DATABASE_URL)('two instances on one PostgreSQL', () => {
     await iterator.next();
     stream.controller.abort();
 
-    const listed = await until(() => api(b, '/v1/recoveries'), ({ body: list }) => list.items.some((item: any) => item.request_id === requestId && item.state === 'complete'));
+    const listed = await pollUntil(() => api(b, '/v1/recoveries'), ({ body: list }) => list.items.some((item: any) => item.request_id === requestId && item.state === 'complete'));
     expect(listed.body.items.find((item: any) => item.request_id === requestId)).toMatchObject({ interrupted_reason: 'client_disconnected', state: 'complete' });
 
     const lookup = await api(b, '/v1/recoveries/lookup', { method: 'POST', body: JSON.stringify(body) });
