@@ -96,6 +96,7 @@ export const configFileSchema = v.strictObject({
   inspector: described(
     v.strictObject({
       keep: whole(0, 100_000, "How many recent requests the inspector page (/ui) keeps in memory with their bodies (default 200; 0 turns its request list off)."),
+      bodyMaxMb: whole(1, 4096, 'The most memory the bodies of those requests take, in MB (default 256): past it the oldest bodies are dropped, their requests stay listed.'),
     }),
     'The inspector page, /ui.',
   ),

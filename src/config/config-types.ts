@@ -132,6 +132,8 @@ export interface GatewayConfig {
   inspector: {
     /** Requests kept in memory for the inspector page; 0: none. */
     keep: number;
+    /** The most memory their bodies take, in MB; past it the oldest bodies are dropped. */
+    bodyMaxMb: number;
   };
   /** The request log under `$SWITCHYARD_HOME/log`. */
   log: {

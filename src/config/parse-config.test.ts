@@ -7,15 +7,15 @@ describe('parseConfig', () => {
     expect(config.providers.map((provider) => [provider.id, provider.type])).toEqual([['mock', 'mock']]);
     expect(config.keys).toEqual([]);
     expect(config.server).toEqual({ host: '127.0.0.1', port: 4141, bodyLimitBytes: 64 * 2 ** 20, shutdownGraceMs: 10_000, allowedHosts: [] });
-    expect(config.inspector).toEqual({ keep: 200 });
+    expect(config.inspector).toEqual({ keep: 200, bodyMaxMb: 256 });
     expect(config.recoveries).toEqual({ onDisconnect: 'drain', drainTimeoutMs: 600_000, maxRecords: 1000, maxAgeMs: 7 * 86_400_000, resume: true, resumeWindowMs: 600_000 });
   });
 
-  it('reads admin keys, server.allowedHosts and inspector.keep, and refuses an empty allowed host', () => {
-    const config = parseConfig({ keys: [{ key: 'k1', user: 'a' }, { key: 'k2', user: 'ops', admin: true }], server: { allowedHosts: ['gateway.lan'] }, inspector: { keep: 0 } }, {});
+  it('reads admin keys, server.allowedHosts and inspector.keep and .bodyMaxMb, and refuses an empty allowed host', () => {
+    const config = parseConfig({ keys: [{ key: 'k1', user: 'a' }, { key: 'k2', user: 'ops', admin: true }], server: { allowedHosts: ['gateway.lan'] }, inspector: { keep: 0, bodyMaxMb: 64 } }, {});
     expect(config.keys).toEqual([{ key: 'k1', user: 'a', admin: false }, { key: 'k2', user: 'ops', admin: true }]);
     expect(config.server.allowedHosts).toEqual(['gateway.lan']);
-    expect(config.inspector).toEqual({ keep: 0 });
+    expect(config.inspector).toEqual({ keep: 0, bodyMaxMb: 64 });
     expect(() => parseConfig({ server: { allowedHosts: [''] } }, {})).toThrow(/server\.allowedHosts/);
     expect(() => parseConfig({ inspector: { keep: -1 } }, {})).toThrow(/inspector\.keep/);
   });

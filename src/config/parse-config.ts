@@ -126,7 +126,7 @@ export function parseConfig(
       resumeWindowMs: recoveries.resumeWindowMs ?? 10 * 60 * 1000,
     },
     store: parseStore(raw.store, env, fail),
-    inspector: { keep: raw.inspector?.keep ?? 200 },
+    inspector: { keep: raw.inspector?.keep ?? 200, bodyMaxMb: raw.inspector?.bodyMaxMb ?? 256 },
     log: {
       enabled: raw.log?.enabled ?? true,
       maxAgeMs: (raw.log?.maxDays ?? 30) * DAY_MS,

@@ -62,11 +62,12 @@ export interface GenerationOutcome {
   /** The response so far, as the client's protocol returns it without streaming. */
   responseBodyText(): string;
   /**
-   * The bodies, kept for later at no cost now: the bytes as they are (nothing is converted or
-   * decoded), the response rendered only when `response()` is called. What it holds is the
-   * response's own material, never the run.
+   * The bodies as they are, for an observer that keeps them (nothing is converted or decoded):
+   * the buffers are the request path's, to be copied, not held (a slice of what a socket read
+   * holds the whole read). A stream's response is rendered only when `response` is called, from
+   * the response's own material, never the run.
    */
-  keepBodies(): KeptBodies;
+  bodies(): OutcomeBodies;
   /** The response so far, in core terms (what a retry that joins a drain is sent). */
   responseSoFar(): GenerateResponse;
   /** The recovery record the request was answered from, when a retry was (no upstream then). */
@@ -76,13 +77,13 @@ export interface GenerationOutcome {
   secrets(): readonly string[];
 }
 
-export interface KeptBodies {
+export interface OutcomeBodies {
   /** The client's body, as received. */
   request: Buffer;
-  /** The body sent upstream by the attempt that answered; none for the mock models. */
+  /** The body sent upstream by the attempt that answered (`request` itself for a passthrough); none for the mock models. */
   upstreamRequest: Buffer | undefined;
-  /** The response as the client's protocol returns it without streaming. */
-  response(): string;
+  /** The whole answer, as the client got it; or, for a stream, how to render it as the client's protocol returns it without streaming. */
+  response: string | Buffer | (() => string);
 }
 
 /**

@@ -15,7 +15,7 @@ import { describeKey, type KeyPool } from '../providers/key-pool.js';
 import type { UpstreamClient } from '../providers/upstream-client.js';
 import type { ClientConnection } from './client-connection.js';
 import { collectJsonResponse } from './collect-json-response.js';
-import type { AttemptReport, GenerationObserver, GenerationOutcome, KeptBodies } from './generation-outcome.js';
+import type { AttemptReport, GenerationObserver, GenerationOutcome, OutcomeBodies } from './generation-outcome.js';
 import type { InflightRegistry } from './inflight.js';
 import { createInterruption, type Interruption } from './interruption.js';
 import type { ModelCatalog } from './model-catalog.js';
@@ -213,10 +213,10 @@ class GenerationRun implements GenerationOutcome {
     return JSON.stringify(this.#codec.encodeResponse(this.#collector.result(), this.#context));
   }
 
-  keepBodies(): KeptBodies {
+  bodies(): OutcomeBodies {
     const call = this.#attempt?.call;
     const upstreamRequest = call ? (call.body ?? this.#bodyBytes) : undefined;
-    return { request: this.#bodyBytes, upstreamRequest, response: renderLater(this.#answer, this.#codec, this.#collector, this.#context) };
+    return { request: this.#bodyBytes, upstreamRequest, response: this.#answer ?? renderLater(this.#codec, this.#collector, this.#context) };
   }
 
   responseSoFar(): GenerateResponse {
@@ -441,21 +441,30 @@ class GenerationRun implements GenerationOutcome {
 
   /** The response is under way: observers that follow responses as they grow learn it now. */
   #started(): void {
-    for (const observer of this.#deps.observers) if (observer.started) this.#call(() => observer.started!(this), 'start');
+    this.#notify('started', 'at the start of');
   }
 
   /** The client left under `drain`: observers learn it now, while the upstream goes on. */
   #draining(): void {
     // Called from the client's `close` event: a failure here must not escape into it.
-    for (const observer of this.#deps.observers) if (observer.draining) this.#call(() => observer.draining!(this), 'drain');
+    this.#notify('draining', 'at the drain of');
   }
 
-  #call(notify: () => void, moment: string): void {
-    try {
-      notify();
-    } catch (error) {
-      this.#deps.logger.error(`an observer failed at the ${moment} of ${this.requestId}: ${String(error)}`);
+  /** Tells the observers that follow this moment, in turn, with no closure per observer. */
+  #notify(moment: 'started' | 'draining', words: string): void {
+    for (const observer of this.#deps.observers) {
+      const notify = observer[moment];
+      if (notify === undefined) continue;
+      try {
+        notify.call(observer, this);
+      } catch (error) {
+        this.#observerFailed(words, error);
+      }
     }
+  }
+
+  #observerFailed(moment: string, error: unknown): void {
+    this.#deps.logger.error(`an observer failed ${moment} ${this.requestId}: ${String(error)}`);
   }
 
   /** The generation is over: its outcome goes to the observers, then its interruption is released. */
@@ -465,16 +474,18 @@ class GenerationRun implements GenerationOutcome {
     this.interrupted = interrupted;
     this.durationMs = this.#deps.now() - this.startedAt;
     this.#over = true;
-    await Promise.all(this.#deps.observers.map((observer) => this.#tell(observer)));
-    this.#interruption?.end();
-  }
-
-  async #tell(observer: GenerationObserver): Promise<void> {
-    try {
-      await observer.finished(this);
-    } catch (error) {
-      this.#deps.logger.error(`an observer failed on ${this.requestId}: ${String(error)}`);
+    // Called in turn, with no promise per observer: only those that return one are waited for.
+    let waiting: Promise<void>[] | undefined;
+    for (const observer of this.#deps.observers) {
+      try {
+        const settled = observer.finished(this);
+        if (settled) (waiting ??= []).push(settled.catch((error: unknown) => this.#observerFailed('on', error)));
+      } catch (error) {
+        this.#observerFailed('on', error);
+      }
     }
+    if (waiting) await Promise.all(waiting);
+    this.#interruption?.end();
   }
 
   #errorOutput(error: GatewayError, attempt: GenerationAttempt | undefined, headers: Record<string, string>): GenerationOutput {
@@ -501,8 +512,7 @@ function prepareAttempt(attempt: GenerationAttempt): boolean {
  * The response, rendered when asked. A function of its own so that what it holds is the answer's
  * bytes, or the collector and what encodes it, never the run.
  */
-function renderLater(answer: string | Buffer | undefined, codec: ProtocolCodec, collector: StreamCollector | undefined, context: ResponseContext | undefined): () => string {
-  if (answer !== undefined) return () => answer.toString();
+function renderLater(codec: ProtocolCodec, collector: StreamCollector | undefined, context: ResponseContext | undefined): () => string {
   if (!collector || !context) return () => '';
   return () => JSON.stringify(codec.encodeResponse(collector.result(), context));
 }

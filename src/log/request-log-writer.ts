@@ -1,5 +1,6 @@
 import { appendFile, mkdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ByteBatch } from './byte-batch.js';
 import { BODY_FILE_SUFFIX, ENTRY_FILE_SUFFIX, fileStem, listEntryFiles, type RequestLogEntry } from './request-log.js';
 
 /** The three bodies of one request, kept when `log.bodies` is on (already redacted and capped). */
@@ -20,14 +21,15 @@ export interface RequestLogWriterOptions {
 
 /** How long entries wait to be written: one append per this many ms under load, not one per request. */
 const FLUSH_DELAY_MS = 100;
-/** Entries waiting beyond this many are dropped (a disk that stopped answering must not grow the heap). */
-const MAX_PENDING = 50_000;
+/** Bytes waiting beyond this many are dropped (a disk that stopped answering must not grow the memory). */
+const MAX_PENDING_BYTES = 64 * 2 ** 20;
 /** How often the log is pruned while the server runs. */
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
- * Appends entries to the log off the request path: `append` only queues the entry; a timer writes
- * the queue in one append a little later. Files are made 0600 (bodies and user names are private),
+ * Appends entries to the log off the request path: `append` only queues the entry's line, as bytes
+ * (`ByteBatch`: no object of the entry outlives the request); a timer writes the queue in one
+ * append a little later. Files are made 0600 (bodies and user names are private),
  * a new file is started when the current one reaches a tenth of `maxBytes` (so pruning by size
  * removes a tenth at a time), and files older than `maxAgeMs` or beyond `maxBytes` are removed.
  */
@@ -35,7 +37,8 @@ export class RequestLogWriter {
   readonly directory: string;
   #options: RequestLogWriterOptions;
   #now: () => number;
-  #pending: { entry: RequestLogEntry; bodies: RequestLogBodies | undefined }[] = [];
+  #entries = new ByteBatch();
+  #bodies = new ByteBatch();
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
   #stem: string | undefined;
@@ -53,11 +56,12 @@ export class RequestLogWriter {
   }
 
   append(entry: RequestLogEntry, bodies?: RequestLogBodies): void {
-    if (this.#pending.length >= MAX_PENDING) {
+    if (this.#entries.length + this.#bodies.length >= MAX_PENDING_BYTES) {
       this.#dropped += 1;
       return;
     }
-    this.#pending.push({ entry, bodies });
+    this.#entries.add(`${JSON.stringify(entry)}\n`);
+    if (bodies) this.#bodies.add(`${JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response })}\n`);
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;
@@ -74,10 +78,10 @@ export class RequestLogWriter {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    const batch = this.#pending;
-    if (batch.length === 0) return this.#writing;
-    this.#pending = [];
-    this.#writing = this.#writing.then(() => this.#write(batch)).catch((error: unknown) => this.#options.onError?.(error));
+    if (this.#entries.length === 0) return this.#writing;
+    const lines = this.#entries.take();
+    const bodyLines = this.#bodies.length > 0 ? this.#bodies.take() : undefined;
+    this.#writing = this.#writing.then(() => this.#write(lines, bodyLines)).catch((error: unknown) => this.#options.onError?.(error));
     return this.#writing;
   }
 
@@ -85,7 +89,7 @@ export class RequestLogWriter {
     return this.flush();
   }
 
-  async #write(batch: { entry: RequestLogEntry; bodies: RequestLogBodies | undefined }[]): Promise<void> {
+  async #write(lines: Buffer, bodyLines: Buffer | undefined): Promise<void> {
     this.#ready ??= mkdir(this.directory, { recursive: true, mode: 0o700 }).then(() => undefined);
     await this.#ready;
     const now = this.#now();
@@ -94,21 +98,15 @@ export class RequestLogWriter {
       this.#stem = fileStem(now);
       this.#stemBytes = 0;
     }
-    let lines = '';
-    let bodyLines = '';
-    for (const { entry, bodies } of batch) {
-      lines += `${JSON.stringify(entry)}\n`;
-      if (bodies) bodyLines += `${JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response })}\n`;
-    }
     if (this.#dropped > 0) {
       this.#options.onError?.(new Error(`${this.#dropped} request log entries dropped: the disk did not keep up`));
       this.#dropped = 0;
     }
     await appendFile(join(this.directory, this.#stem + ENTRY_FILE_SUFFIX), lines, { mode: 0o600 });
-    this.#stemBytes += Buffer.byteLength(lines);
+    this.#stemBytes += lines.length;
     if (bodyLines) {
       await appendFile(join(this.directory, this.#stem + BODY_FILE_SUFFIX), bodyLines, { mode: 0o600 });
-      this.#stemBytes += Buffer.byteLength(bodyLines);
+      this.#stemBytes += bodyLines.length;
     }
     if (now - this.#lastPrune >= PRUNE_INTERVAL_MS) {
       this.#lastPrune = now;

@@ -57,7 +57,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const status = new GatewayStatus();
   const requestLog = options.requestLog && createRequestLog(options.requestLog, options.config, options.logger, () => gateway.config());
   // The inspector's size is read at start; a reload does not change it.
-  const inspector = options.config.inspector.keep > 0 ? new InspectorObserver(options.config.inspector.keep, () => gateway.config()) : undefined;
+  const inspector = options.config.inspector.keep > 0 ? new InspectorObserver(options.config.inspector.keep, () => gateway.config(), options.config.inspector.bodyMaxMb) : undefined;
   const gateway = createGateway({ config: options.config, recoveries, recoveryStore: options.recoveryStore, logger: options.logger, protocols, observers: [status, ...(requestLog ? [requestLog.observer] : []), ...(inspector ? [inspector] : []), ...(options.observers ?? [])] });
   const app = createApp({ gateway, logger: options.logger, protocols, recoveryStore: options.recoveryStore, status, inspector, requestLogDirectory: options.requestLog?.directory });
   const host = options.host ?? options.config.server.host;

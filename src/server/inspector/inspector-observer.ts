@@ -1,7 +1,9 @@
 import type { GatewayConfig } from '../../config/config-types.js';
-import type { GenerationObserver, GenerationOutcome, KeptBodies } from '../../gateway/generation-outcome.js';
+import type { GenerationObserver, GenerationOutcome } from '../../gateway/generation-outcome.js';
 import type { Usage } from '../../core/usage.js';
 import { ModelPrices } from '../../log/model-prices.js';
+import { BodyArena } from './body-arena.js';
+import { FinishedRequest } from './finished-request.js';
 
 /** One request as the page lists it. Token counts are null when the upstream did not report them. */
 export interface InspectorRow {
@@ -56,82 +58,13 @@ export type InspectedRequest = Pick<
   | 'secrets'
 > & { readonly error: { code: string; status: number; message: string } | undefined };
 
-/**
- * A finished request as the inspector keeps it: its figures, and its bodies as they came
- * (`keepBodies`: bytes, and the response's own material), turned into text only when the page
- * opens the request. Holding the outcome itself for the last 200 requests kept each one's whole
- * graph alive past the young generation (0.82 of the throughput of `inspector.keep: 0` in a paired
- * run), and turning every body into text when a request ended cost up to a third of a stream's CPU.
- */
-class FinishedRequest implements InspectedRequest {
-  readonly requestId: string;
-  readonly user: string;
-  readonly protocol: string;
-  readonly model: string;
-  readonly endpoint: string;
-  readonly stream: boolean;
-  readonly startedAt: number;
-  readonly upstream: GenerationOutcome['upstream'];
-  readonly attempts: GenerationOutcome['attempts'];
-  readonly status: number;
-  readonly durationMs: number;
-  readonly ttfbMs: number | undefined;
-  readonly warnings: GenerationOutcome['warnings'];
-  readonly interrupted: GenerationOutcome['interrupted'];
-  readonly error: InspectedRequest['error'];
-  /** As they came: converted to text only when the page opens this request. */
-  readonly #bodies: KeptBodies;
-  readonly #usage: Usage;
-  readonly #secrets: readonly string[];
-
-  constructor(outcome: GenerationOutcome) {
-    this.requestId = outcome.requestId;
-    this.user = outcome.user;
-    this.protocol = outcome.protocol;
-    this.model = outcome.model;
-    this.endpoint = outcome.endpoint;
-    this.stream = outcome.stream;
-    this.startedAt = outcome.startedAt;
-    this.upstream = outcome.upstream;
-    this.attempts = outcome.attempts;
-    this.status = outcome.status;
-    this.durationMs = outcome.durationMs;
-    this.ttfbMs = outcome.ttfbMs;
-    this.warnings = outcome.warnings;
-    this.interrupted = outcome.interrupted;
-    const error = outcome.error;
-    this.error = error === undefined ? undefined : { code: error.code, status: error.status, message: error.message };
-    this.#bodies = outcome.keepBodies();
-    this.#usage = outcome.usage();
-    this.#secrets = outcome.secrets();
-  }
-
-  requestBodyText(): string {
-    return this.#bodies.request.toString('utf8');
-  }
-
-  upstreamRequestBodyText(): string | undefined {
-    return this.#bodies.upstreamRequest?.toString('utf8');
-  }
-
-  responseBodyText(): string {
-    return this.#bodies.response();
-  }
-
-  usage(): Usage {
-    return this.#usage;
-  }
-
-  secrets(): readonly string[] {
-    return this.#secrets;
-  }
-}
-
 /** A request the inspector keeps, read only when the page asks. */
 class InspectorEntry {
   outcome: InspectedRequest;
   version: number;
   live = true;
+  /** Its place in the observer's ring. */
+  slot = -1;
   #row: InspectorRow | undefined;
 
   constructor(outcome: InspectedRequest, version: number) {
@@ -190,16 +123,37 @@ type CostOf = (provider: string, model: string, usage: Usage) => number | null;
  */
 export class InspectorObserver implements GenerationObserver {
   readonly keep: number;
-  readonly #entries = new Map<string, InspectorEntry>();
+  /**
+   * The entries in a ring, oldest first from `#next`; the ones under way also by request id. A
+   * request never touches the entry it pushes out: that entry is 200 requests old, out of the
+   * processor's caches, and a Map of every entry, dropping its oldest key each time, cost the
+   * passthrough path a few µs per request in those misses (and in skipping the deleted slots at
+   * the head of the Map's table). The page finds an entry by id by looking through the ring.
+   */
+  readonly #ring: (InspectorEntry | undefined)[];
+  #next = 0;
+  readonly #live = new Map<string, InspectorEntry>();
   #version = 0;
   readonly #listeners = new Set<() => void>();
   readonly #closers = new Set<() => void>();
   readonly #getConfig: () => GatewayConfig;
   #prices: { config: GatewayConfig; prices: ModelPrices } | undefined;
 
-  constructor(keep: number, getConfig: () => GatewayConfig) {
+  /** Where finished requests' bodies are copied: it starts at 8 KB a request and grows to `bodyMaxMb`. */
+  readonly #arena: BodyArena;
+
+  constructor(keep: number, getConfig: () => GatewayConfig, bodyMaxMb = 256) {
     this.keep = keep;
     this.#getConfig = getConfig;
+    this.#ring = new Array<InspectorEntry | undefined>(keep).fill(undefined);
+    this.#arena = new BodyArena({ initialBytes: keep * 8 * 1024, maxBytes: bodyMaxMb * 2 ** 20, oldestWanted: () => this.#oldestBodies() });
+  }
+
+  /** The start of the oldest bodies of a request still listed: the arena keeps them. */
+  #oldestBodies(): number {
+    let oldest = Infinity;
+    for (const entry of this.#ring) if (entry !== undefined && entry.outcome instanceof FinishedRequest && entry.outcome.bodiesStart >= 0) oldest = Math.min(oldest, entry.outcome.bodiesStart);
+    return oldest;
   }
 
   #costOf: CostOf = (provider, model, usage) => {
@@ -214,13 +168,21 @@ export class InspectorObserver implements GenerationObserver {
   };
 
   started(outcome: GenerationOutcome): void {
-    this.#add(outcome);
+    this.#live.set(outcome.requestId, this.#add(outcome));
   }
 
   finished(outcome: GenerationOutcome): void {
-    const entry = this.#entries.get(outcome.requestId) ?? this.#add(outcome);
-    if (entry.outcome !== outcome) return;
-    entry.outcome = new FinishedRequest(outcome);
+    let entry = this.#live.get(outcome.requestId);
+    if (entry === undefined) {
+      // Refused before any response: listed now.
+      entry = this.#add(outcome);
+    } else {
+      if (entry.outcome !== outcome) return;
+      this.#live.delete(outcome.requestId);
+      // Pushed out of the ring while it ran (200 requests came meanwhile): listed again, as the newest.
+      if (this.#ring[entry.slot] !== entry) entry = this.#add(outcome);
+    }
+    entry.outcome = new FinishedRequest(outcome, this.#arena);
     entry.live = false;
     entry.touch(++this.#version);
     this.#changed();
@@ -229,13 +191,15 @@ export class InspectorObserver implements GenerationObserver {
   /** Rows newest first, of one user only when `user` is given, changed after `after`. */
   rows(user: string | undefined, after = 0, now = Date.now()): InspectorRow[] {
     const rows: InspectorRow[] = [];
-    for (const entry of this.#entries.values()) {
+    for (let age = 1; age <= this.keep; age += 1) {
+      const entry = this.#ring[(this.#next - age + this.keep) % this.keep];
+      if (entry === undefined) continue;
       if (user !== undefined && entry.outcome.user !== user) continue;
       // A live entry's row grows while nothing touches it: always sent.
       if (entry.version <= after && !entry.live) continue;
       rows.push(entry.row(now, this.#costOf));
     }
-    return rows.reverse();
+    return rows;
   }
 
   /** The newest version handed out: a feed that has it has every change so far. */
@@ -245,13 +209,13 @@ export class InspectorObserver implements GenerationObserver {
 
   get liveCount(): number {
     let count = 0;
-    for (const entry of this.#entries.values()) if (entry.live) count += 1;
+    for (const entry of this.#ring) if (entry?.live) count += 1;
     return count;
   }
 
   /** One request, as its user (or an admin, `user` undefined) may see it. */
   find(requestId: string, user: string | undefined): { outcome: InspectedRequest; row: InspectorRow } | undefined {
-    const entry = this.#entries.get(requestId);
+    const entry = this.#listed(requestId);
     if (entry === undefined || (user !== undefined && entry.outcome.user !== user)) return undefined;
     return { outcome: entry.outcome, row: entry.row(Date.now(), this.#costOf) };
   }
@@ -276,12 +240,16 @@ export class InspectorObserver implements GenerationObserver {
 
   #add(outcome: GenerationOutcome): InspectorEntry {
     const entry = new InspectorEntry(outcome, ++this.#version);
-    this.#entries.delete(outcome.requestId);
-    this.#entries.set(outcome.requestId, entry);
-    // A Map iterates in insertion order: its first entry is the oldest.
-    while (this.#entries.size > this.keep) this.#entries.delete(this.#entries.keys().next().value!);
+    entry.slot = this.#next;
+    this.#ring[this.#next] = entry;
+    this.#next = (this.#next + 1) % this.keep;
     this.#changed();
     return entry;
+  }
+
+  #listed(requestId: string): InspectorEntry | undefined {
+    for (const entry of this.#ring) if (entry?.outcome.requestId === requestId) return entry;
+    return undefined;
   }
 
   #changed(): void {
