@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 import { AGENT_IDS, AGENTS, type AgentDefinition, type AgentId } from './agent-definitions.js';
 import type { AgentOptions } from './run-agent.js';
 

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 
 /** `gateway doctor [--json]`: what would stop the gateway or an agent, before they find out; exit 1 on a failure. */
 export function registerDoctorCommand(program: Command): void {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 
 /** `gateway logs`: the request log, newest last; `--follow` goes on printing what servers append. */
 export function registerLogsCommand(program: Command): void {

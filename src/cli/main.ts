@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError } from './commander.js';
 import { registerAgentCommands } from './agent-commands.js';
 import { registerDoctorCommand } from './doctor-command.js';
 import { registerLogsCommand } from './logs-command.js';

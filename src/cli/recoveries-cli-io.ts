@@ -23,19 +23,33 @@ export interface RecoveriesCliIo {
   exit(code: number): never;
 }
 
+/**
+ * The process's own streams, read when first used: touching `process.stdin` or `process.stdout`
+ * sets up a stream (a few ms of every command's start, `--help` included).
+ */
+const processIo: RecoveriesCliIo = {
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
+  get stdin() {
+    return process.stdin;
+  },
+  get env() {
+    return process.env;
+  },
+  now: () => Date.now(),
+  setExitCode: (code) => {
+    process.exitCode = code;
+  },
+  exit: (code) => process.exit(code),
+};
+
 export function createProcessCliIo(overrides: Partial<RecoveriesCliIo> = {}): RecoveriesCliIo {
-  return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
-    env: process.env,
-    now: Date.now,
-    setExitCode: (code) => {
-      process.exitCode = code;
-    },
-    exit: (code) => process.exit(code),
-    ...overrides,
-  };
+  // Own properties over the process's: an override never touches the stream it replaces.
+  return Object.defineProperties(Object.create(processIo) as RecoveriesCliIo, Object.getOwnPropertyDescriptors(overrides));
 }
 
 /** Exit codes of every `gateway recoveries` command. */

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/config-error.js';
-import { loadConfig } from '../config/load-config.js';
+import { loadStoreConfig } from '../config/load-store-config.js';
 import { defaultConfigPath, resolveSwitchyardHome } from '../config/paths.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import { openConfiguredRecoveryStore } from '../store/open-configured-store.js';
@@ -10,15 +10,16 @@ import { RECOVERIES_EXIT, type RecoveriesCliIo } from './recoveries-cli-io.js';
  * Opens the store `serve` uses for one command and always closes it: the one the config file at
  * $SWITCHYARD_HOME/config.json names (`store`), by default the files under $SWITCHYARD_HOME. A
  * store failure (corrupt index, permissions, lock held too long, the database unreachable) or an
- * invalid config is printed as one line naming the file or the database (its password blanked)
+ * invalid `store` section is printed as one line naming the file or the database (its password blanked)
  * and ends the command with exit code 1, never with a stack trace.
  */
 export async function withCliStore(io: RecoveriesCliIo, work: (store: RecoveryStore) => Promise<number>): Promise<number> {
   let store: RecoveryStore | undefined;
   try {
     const home = resolveSwitchyardHome(io.env);
-    const config = await loadConfig({ path: defaultConfigPath(home), explicit: false, env: io.env });
-    store = await openConfiguredRecoveryStore(config.store, home);
+    // The store section alone: a mistake elsewhere in the config does not hide the records.
+    const storeConfig = await loadStoreConfig({ path: defaultConfigPath(home), env: io.env });
+    store = await openConfiguredRecoveryStore(storeConfig, home);
     return await work(store);
   } catch (error) {
     if (error instanceof ConfigError) {

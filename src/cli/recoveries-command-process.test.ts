@@ -21,14 +21,11 @@ beforeAll(async () => {
   const cliFiles = (await readdir(join(projectRoot, 'src/cli'))).filter((name) => name.startsWith('recoveries-')).map((name) => `src/cli/${name}`);
   const build = await transpileForChildProcesses(projectRoot, [
     ...cliFiles,
+    'src/cli/commander.ts',
     'src/recoveries',
-    // The commands read the config file serve reads (its `store`): the config and what it checks against.
+    // The commands read the `store` section of the config file serve reads, and nothing of the protocols.
     'src/config',
     'src/store',
-    'src/core',
-    'src/sse',
-    'src/protocols',
-    ...['anthropic-messages', 'gemini', 'openai-chat', 'openai-responses'].map((protocol) => `src/protocols/${protocol}`),
   ], join(workspace, 'build'));
   mainScript = join(build, 'main.js');
   await writeFile(

@@ -1,4 +1,4 @@
-import { Option, type Command, type CommanderError } from 'commander';
+import { Option, type Command, type CommanderError } from './commander.js';
 import { createProcessCliIo, RECOVERIES_EXIT, type RecoveriesCliIo } from './recoveries-cli-io.js';
 
 /**

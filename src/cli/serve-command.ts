@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 import type { ServeOptions } from './run-serve.js';
 
 export function registerServeCommand(program: Command): void {

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command } from './commander.js';
 
 /** `gateway status [--json]`: whether a gateway runs here; exit code 0 either way. */
 export function registerStatusCommand(program: Command): void {

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { Option, type Command } from './commander.js';
 
 /** `gateway usage`: requests, tokens and cost per group, from the request log (no server needed). */
 export function registerUsageCommand(program: Command): void {

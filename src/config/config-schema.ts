@@ -68,6 +68,13 @@ export const recoveriesFileSchema = v.strictObject({
   resumeWindowMs: whole(0, 86_400_000, 'How long after its interruption a recovery record answers a retry (default 600000).'),
 });
 
+/** Where recovery records are kept; read alone by the recoveries CLI (`load-store-config.ts`). */
+export const storeFileSchema = v.strictObject({
+  type: v.pipe(v.picklist(['files', 'postgres']), v.description('`files` (default): JSON files under $SWITCHYARD_HOME; `postgres`: a PostgreSQL database shared by several instances (docs/team.md).')),
+  url: text('With `postgres`: postgres://user:password@host:port/database, or `$NAME` to read it from the environment (`$DATABASE_URL`). Its password is never shown.'),
+  drainLeaseSeconds: whole(1, 3600, 'With `postgres`: a draining record not renewed by its instance for this long (default 30) reads as complete, cut by a stopped instance (docs/team.md).'),
+});
+
 export const configFileSchema = v.strictObject({
   $schema: text('Where editors find this schema.'),
   providers: described(
@@ -85,14 +92,7 @@ export const configFileSchema = v.strictObject({
   ),
   server: described(serverFileSchema, 'Where and how the gateway listens.'),
   recoveries: described(recoveriesFileSchema, 'Interrupted generations kept as recovery records.'),
-  store: described(
-    v.strictObject({
-      type: v.pipe(v.picklist(['files', 'postgres']), v.description('`files` (default): JSON files under $SWITCHYARD_HOME; `postgres`: a PostgreSQL database shared by several instances (docs/team.md).')),
-      url: text('With `postgres`: postgres://user:password@host:port/database, or `$NAME` to read it from the environment (`$DATABASE_URL`). Its password is never shown.'),
-      drainLeaseSeconds: whole(1, 3600, 'With `postgres`: a draining record not renewed by its instance for this long (default 30) reads as complete, cut by a stopped instance (docs/team.md).'),
-    }),
-    'Where recovery records are kept (`gateway serve --store` overrides it).',
-  ),
+  store: described(storeFileSchema, 'Where recovery records are kept (`gateway serve --store` overrides it).'),
   inspector: described(
     v.strictObject({
       keep: whole(0, 100_000, "How many recent requests the inspector page (/ui) keeps in memory with their bodies (default 200; 0 turns its request list off)."),

@@ -3,6 +3,9 @@ import type { Protocol } from '../core/protocol.js';
 import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
 import { ConfigError } from './config-error.js';
+import { describeIssue, formatPath, innermost } from './describe-issue.js';
+import { resolveEnvReference, type Fail } from './env-reference.js';
+import { parseStore } from './parse-store.js';
 import {
   DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_HOST,
@@ -139,22 +142,6 @@ export function parseConfig(
   };
 }
 
-type Fail = (field: string | undefined, detail: string) => never;
-
-/** The URL is never echoed in an error: it may hold the database's password. */
-function parseStore(raw: ConfigFile['store'], env: Record<string, string | undefined>, fail: Fail): StoreConfig {
-  if (raw === undefined || raw.type === 'files') {
-    if (raw?.url !== undefined) fail('store.url', 'only a postgres store takes a url');
-    if (raw?.drainLeaseSeconds !== undefined) fail('store.drainLeaseSeconds', 'only a postgres store has drain leases');
-    return { type: 'files' };
-  }
-  if (raw.url === undefined) return fail('store.url', 'a postgres store needs a url: postgres://user:password@host:port/database, or "$DATABASE_URL"');
-  const url = resolveEnvReference(raw.url, env, 'store.url', fail);
-  if (!/^postgres(ql)?:\/\//.test(url)) fail('store.url', 'expected a postgres:// or postgresql:// URL');
-  if (raw.drainLeaseSeconds !== undefined) return { type: 'postgres', url, drainLeaseMs: raw.drainLeaseSeconds * 1000 };
-  return { type: 'postgres', url };
-}
-
 function parseProvider(id: string, raw: ProviderFile, env: Record<string, string | undefined>, fail: Fail, protocols: readonly ConfigProtocol[]): ProviderConfig {
   const field = `providers.${id}`;
   const preset = raw.preset === undefined ? undefined : PROVIDER_PRESETS[raw.preset];
@@ -212,58 +199,6 @@ function createMockProvider(id: string, raw: ProviderFile): ProviderConfig {
   };
 }
 
-/** A schema issue, with its whole path as keys. */
-interface Issue {
-  type: string;
-  expected: string | null;
-  received: string;
-  message: string;
-  path: PropertyKey[];
-}
-
-/**
- * The issue to report: a provider is an object or `false`, and when it is neither, the object's
- * own issue says what is wrong (not "expected (Object | false)").
- */
-function innermost(issue: v.GenericIssue, parent: PropertyKey[]): Issue {
-  const own = (issue.path ?? []).map((item) => item.key as PropertyKey);
-  const path = own.length >= parent.length && parent.every((key, index) => own[index] === key) ? own : [...parent, ...own];
-  const branch = issue.type === 'union' ? issue.issues?.find((inner) => inner.type !== 'literal') : undefined;
-  if (branch) return innermost(branch, path);
-  return { type: issue.type, expected: issue.expected, received: issue.received, message: issue.message, path };
-}
-
-/** A schema issue's path as the docs name fields: `providers.x.models`, `keys[0].user`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((segment, index) => (typeof segment === 'number' ? `[${segment}]` : `${index === 0 ? '' : '.'}${String(segment)}`)).join('');
-}
-
-const EXPECTED: Record<string, string> = { Array: 'an array', array: 'an array', Object: 'an object', object: 'an object', string: 'a string', number: 'a number', boolean: 'true or false' };
-
-function describeIssue(issue: Issue): string {
-  switch (issue.type) {
-    case 'strict_object':
-      if (issue.received === 'undefined') return 'missing';
-      return `expected ${EXPECTED[issue.expected ?? ''] ?? issue.expected}, got ${issue.received}`;
-    case 'min_value':
-    case 'max_value':
-      return `expected a number ${issue.expected}, got ${issue.received}`;
-    case 'integer':
-      return `expected a whole number, got ${issue.received}`;
-    case 'picklist':
-      return `expected one of ${(issue.expected ?? '').replace(/^\(|\)$/g, '').split(' | ').join(', ')}, got ${issue.received}`;
-    case 'array':
-    case 'object':
-    case 'record':
-    case 'string':
-    case 'number':
-    case 'boolean':
-      return `expected ${EXPECTED[issue.type === 'record' ? 'object' : issue.type]}, got ${issue.received}`;
-    default:
-      return issue.message;
-  }
-}
-
 /** The settings the schema knows in the object at `path`, for the message about one it does not. */
 function knownSettings(path: readonly PropertyKey[]): string[] {
   const objects: Record<string, { entries: Record<string, unknown> }> = {
@@ -276,12 +211,3 @@ function knownSettings(path: readonly PropertyKey[]): string[] {
   return Object.keys((object ?? configFileSchema).entries).filter((key) => key !== '$schema');
 }
 
-/** `"$NAME"` or `"${NAME}"` reads the environment; a missing variable is an error naming both. */
-function resolveEnvReference(value: string, env: Record<string, string | undefined>, field: string, fail: Fail): string {
-  const match = /^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$/.exec(value);
-  if (!match) return value;
-  const name = match[1] ?? match[2];
-  const resolved = env[name];
-  if (resolved === undefined || resolved === '') fail(field, `refers to the environment variable ${name}, which is not set`);
-  return resolved!;
-}

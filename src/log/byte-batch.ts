@@ -18,10 +18,13 @@ export class ByteBatch {
     return this.#length;
   }
 
-  add(text: string): void {
+  /** `text` and a line feed (written as a byte: `${text}\n` would be a new string to flatten first). */
+  addLine(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit; checked first, so `write` never cuts a line.
-    if (this.#length + text.length * 3 > this.#buffer.length) this.#grow(text.length * 3);
+    const most = text.length * 3 + 1;
+    if (this.#length + most > this.#buffer.length) this.#grow(most);
     this.#length += this.#buffer.write(text, this.#length, 'utf8');
+    this.#buffer[this.#length++] = 0x0a;
   }
 
   /** What is queued, handed over whole (it stays valid); the batch starts again empty. */

@@ -60,8 +60,8 @@ export class RequestLogWriter {
       this.#dropped += 1;
       return;
     }
-    this.#entries.add(`${JSON.stringify(entry)}\n`);
-    if (bodies) this.#bodies.add(`${JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response })}\n`);
+    this.#entries.addLine(JSON.stringify(entry));
+    if (bodies) this.#bodies.addLine(JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response }));
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
         this.#timer = undefined;

@@ -38,7 +38,7 @@ function createBatchedStderr(): (line: string) => void {
     }
   });
   return (line) => {
-    pending.add(`${line}\n`);
+    pending.addLine(line);
     if (timer === undefined) {
       timer = setTimeout(flush, FLUSH_DELAY_MS);
       timer.unref();
