@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runNodeScript } from '../test/helpers/run-node-script.js';
 
 // The profiling tools of bench/ (README there, "Profiling"), each in its quick mode against the
 // built gateway: they must keep running, and hidden-classes.mjs is a gate (a warm request makes no
@@ -11,24 +11,10 @@ const HIDDEN_CLASSES = fileURLToPath(new URL('./hidden-classes.mjs', import.meta
 const HEAP_PER_STREAM = fileURLToPath(new URL('./heap-per-stream.mjs', import.meta.url));
 const GC_PER_STREAM = fileURLToPath(new URL('./gc-per-stream.mjs', import.meta.url));
 
-function runTool(args: string[], timeoutMs: number, script: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (data: Buffer) => (output += data.toString()));
-    child.stderr.on('data', (data: Buffer) => (output += data.toString()));
-    // Bounded: a hung run is killed, and the assertion on the exit code reports it.
-    const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
 
 describe('the profiling tools of bench/', () => {
   it('bench/alloc-profile.mjs profiles what a translated stream allocates, by function of the gateway', async () => {
-    const { code, output } = await runTool(['anthropic-to-chat', '--quick', '--top', '200'], 60_000, ALLOC_PROFILE);
+    const { code, output } = await runNodeScript(ALLOC_PROFILE, ['anthropic-to-chat', '--quick', '--top', '200'], 60_000);
     expect(code, output).toBe(0);
     const summary = /^anthropic-to-chat: (\d+) streams at c=100, ([\d.]+) KB allocated per stream/m.exec(output);
     expect(summary, output).not.toBeNull();
@@ -39,7 +25,7 @@ describe('the profiling tools of bench/', () => {
   }, 60_000);
 
   it('bench/hidden-classes.mjs: a warm gateway makes no hidden class per request, on any path', async () => {
-    const { code, output } = await runTool(['--quick', '--json'], 90_000, HIDDEN_CLASSES);
+    const { code, output } = await runNodeScript(HIDDEN_CLASSES, ['--quick', '--json'], 90_000);
     expect(code, output).toBe(0);
     const report = JSON.parse(output) as { results: Array<{ path: string; stream: boolean; total: number; perRequest: Record<string, number> }> };
     expect(report.results.map((result) => `${result.path}${result.stream ? ' stream' : ''}`)).toEqual([
@@ -51,7 +37,7 @@ describe('the profiling tools of bench/', () => {
   }, 90_000);
 
   it('bench/alloc-profile.mjs --live reads what the open streams hold', async () => {
-    const { code, output } = await runTool(['chat-to-gemini', '--live', '--quick', '--top', '200'], 60_000, ALLOC_PROFILE);
+    const { code, output } = await runNodeScript(ALLOC_PROFILE, ['chat-to-gemini', '--live', '--quick', '--top', '200'], 60_000);
     expect(code, output).toBe(0);
     const summary = /^chat-to-gemini: (\d+) open streams at c=100, ([\d.]+) KB held per open stream/m.exec(output);
     expect(summary, output).not.toBeNull();
@@ -60,7 +46,7 @@ describe('the profiling tools of bench/', () => {
   }, 60_000);
 
   it('bench/heap-per-stream.mjs counts what each open stream holds, closures by the line that made them', async () => {
-    const { code, output } = await runTool(['chat-to-gemini', '--quick', '--top', '500'], 60_000, HEAP_PER_STREAM);
+    const { code, output } = await runNodeScript(HEAP_PER_STREAM, ['chat-to-gemini', '--quick', '--top', '500'], 60_000);
     expect(code, output).toBe(0);
     const summary = /^chat-to-gemini: 20 streams open \(20 at the fake upstream\), ([\d.]+) KB and (\d+) objects per open stream/m.exec(output);
     expect(summary, output).not.toBeNull();
@@ -72,7 +58,7 @@ describe('the profiling tools of bench/', () => {
   }, 60_000);
 
   it('bench/gc-per-stream.mjs splits the CPU of a stream and reads the pauses of the collector from inside the process', async () => {
-    const { code, output } = await runTool(['anthropic-to-chat', '--quick'], 60_000, GC_PER_STREAM);
+    const { code, output } = await runNodeScript(GC_PER_STREAM, ['anthropic-to-chat', '--quick'], 60_000);
     expect(code, output).toBe(0);
     const streams = /^anthropic-to-chat: (\d+) streams of 20 events at c=100/m.exec(output);
     expect(streams, output).not.toBeNull();
