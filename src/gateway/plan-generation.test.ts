@@ -21,7 +21,7 @@ const config = parseConfig(
 function plan(protocol: string, body: Record<string, unknown>) {
   const inbound = protocols.get(protocol);
   const decoded = inbound.codec.decodeRequest(body, {});
-  return planGeneration({ inbound, decoded, body, search: '', config, protocols, listed: (provider) => (provider.type === 'mock' ? MOCK_MODEL_IDS : provider.models) });
+  return planGeneration({ inbound, decoded, body, search: '', bodyBytes: Buffer.from(JSON.stringify(body)), decodeOptions: {}, config, protocols, listed: (provider) => (provider.type === 'mock' ? MOCK_MODEL_IDS : provider.models) });
 }
 
 const chatBody = (model: string, extra: Record<string, unknown> = {}) => ({ model, messages: [{ role: 'user', content: 'Hi' }], ...extra });

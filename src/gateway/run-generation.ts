@@ -99,12 +99,15 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
   const run = new GenerationRun(deps, input, inbound);
   let plan: GenerationPlan;
   try {
-    const decoded = inbound.codec.decodeRequest(input.body, { pathModel: input.pathModel, stream: input.pathStream });
+    const decodeOptions = { pathModel: input.pathModel, stream: input.pathStream };
+    const decoded = inbound.codec.decodeRequest(input.body, decodeOptions);
     plan = planGeneration({
       inbound,
       decoded,
       body: input.body,
       search: input.search,
+      bodyBytes: input.bodyBytes,
+      decodeOptions,
       config: run.config,
       protocols: deps.protocols,
       listed: (provider) => deps.catalog.modelsOf(provider),
