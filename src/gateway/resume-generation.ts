@@ -34,7 +34,9 @@ export class LiveDrain implements FollowedDrain {
 /** How a retry is answered from a record: its JSON as the record holds it, or a stream. */
 export type ResumedAnswer = { kind: 'json'; body: string } | { kind: 'stream'; source: ResumeSource };
 
-type Record = ResumableRecord<LiveDrain>;
+/** A record that may answer a retry. */
+export type ResumeRecord = ResumableRecord<LiveDrain>;
+type Record = ResumeRecord;
 
 /**
  * Resume on retry (docs/recoveries.md): the records that may answer a retry, kept in memory by

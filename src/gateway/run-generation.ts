@@ -24,7 +24,7 @@ import { planGeneration, type GenerationAttempt, type GenerationPlan } from './p
 import type { ProviderHealth } from './provider-health.js';
 import { judgeStatus, pause, retryAfterMs, retryDelayMs } from './retry-policy.js';
 import type { InterruptedReason } from './recovery-sink.js';
-import type { ResumedAnswer, Resumer } from './resume-generation.js';
+import type { ResumedAnswer, ResumeRecord, Resumer } from './resume-generation.js';
 import { ResumedStream } from './resume-stream.js';
 import { renderError } from './render-error.js';
 import { requestSecrets } from './request-secrets.js';
@@ -120,7 +120,11 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
     return run.refuse(toGatewayError(error));
   }
   try {
-    const resumed = deps.resumer && input.resume !== false && run.config.recoveries.resume ? await resumeGeneration(deps.resumer, run, input, plan.request, inbound.codec) : undefined;
+    // Looked up in turn, with no promise: nearly every request has no record to resume from.
+    const resumer = deps.resumer && input.resume !== false && run.config.recoveries.resume ? deps.resumer : undefined;
+    if (resumer?.loading) await resumer.loading;
+    const record = resumer?.take({ requestId: run.requestId, user: run.user, model: plan.request.model, protocol: run.protocol, body: input.body, now: run.startedAt, windowMs: run.config.recoveries.resumeWindowMs });
+    const resumed = record ? await resumeFrom(resumer!, record, run, input, plan.request, inbound.codec) : undefined;
     if (resumed) return resumed;
     return await run.answer(plan, input);
   } catch (error) {
@@ -131,13 +135,11 @@ export async function runGeneration(deps: GatewayDeps, input: GenerationInput): 
 }
 
 /**
- * A retry of a request whose generation was interrupted: answered from its recovery record when
- * one of this user's is in the window (resume-generation.ts), else none and it goes upstream.
+ * A retry of a request whose generation was interrupted, answered from the recovery record taken
+ * for it (resume-generation.ts); none when the record turns out to have no whole answer, and the
+ * request goes upstream.
  */
-async function resumeGeneration(resumer: Resumer, run: GenerationRun, input: GenerationInput, request: GenerateRequest, codec: ProtocolCodec): Promise<GenerationOutput | undefined> {
-  if (resumer.loading) await resumer.loading;
-  const record = resumer.take({ requestId: run.requestId, user: run.user, model: request.model, protocol: run.protocol, body: input.body, now: run.startedAt, windowMs: run.config.recoveries.resumeWindowMs });
-  if (!record) return undefined;
+async function resumeFrom(resumer: Resumer, record: ResumeRecord, run: GenerationRun, input: GenerationInput, request: GenerateRequest, codec: ProtocolCodec): Promise<GenerationOutput | undefined> {
   const answer = await resumer.answer(record, codec, request.stream);
   return answer && run.answerResumed(record.requestId, request, answer, input.client);
 }
