@@ -13,8 +13,12 @@ export type CutMode = 'cut-after-body' | 'reset-before-response';
 
 export interface CuttingProxy {
   url: string;
-  /** Breaks the next connection that carries a request, then passes the rest. */
-  cutNext(mode: CutMode): void;
+  /**
+   * Breaks the next connection that carries a request, then passes the rest. With `after`, a
+   * `cut-after-body` waits for a chunk of the response that holds that text (the answer's first
+   * words, say) and cuts once it has gone through.
+   */
+  cutNext(mode: CutMode, after?: string): void;
   /** How many connections were cut. */
   readonly cuts: number;
   close(): Promise<void>;
@@ -22,6 +26,7 @@ export interface CuttingProxy {
 
 export async function startCuttingProxy(target: () => string): Promise<CuttingProxy> {
   let pending: CutMode | undefined;
+  let pendingAfter: string | undefined;
   let cuts = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -31,6 +36,7 @@ export async function startCuttingProxy(target: () => string): Promise<CuttingPr
     client.on('close', () => sockets.delete(client));
     upstream.on('close', () => sockets.delete(upstream));
     let mode: CutMode | undefined;
+    let after: string | undefined;
     let seenHeaderEnd = false;
     let cutDone = false;
     const cut = (): void => {
@@ -44,6 +50,7 @@ export async function startCuttingProxy(target: () => string): Promise<CuttingPr
       // The connection that carries the next request is the one to break.
       if (mode === undefined && pending !== undefined) {
         mode = pending;
+        after = pendingAfter;
         pending = undefined;
       }
       upstream.write(chunk);
@@ -56,8 +63,8 @@ export async function startCuttingProxy(target: () => string): Promise<CuttingPr
         const text = chunk.toString('latin1');
         const headerEnd = seenHeaderEnd ? 0 : text.indexOf('\r\n\r\n');
         if (!seenHeaderEnd && headerEnd >= 0) seenHeaderEnd = true;
-        // A chunk that carries body bytes goes through, then the connection dies.
-        if (seenHeaderEnd && (headerEnd < 0 || headerEnd + 4 < text.length)) {
+        // A chunk that carries body bytes (with `after`, that text) goes through, then the connection dies.
+        if (seenHeaderEnd && (headerEnd < 0 || headerEnd + 4 < text.length) && (after === undefined || text.includes(after))) {
           client.write(chunk, cut);
           return;
         }
@@ -72,8 +79,9 @@ export async function startCuttingProxy(target: () => string): Promise<CuttingPr
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    cutNext(mode) {
+    cutNext(mode, afterText) {
       pending = mode;
+      pendingAfter = afterText;
     },
     get cuts() {
       return cuts;
