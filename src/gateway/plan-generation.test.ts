@@ -56,11 +56,11 @@ describe('planGeneration', () => {
   it("a chain: the first attempt is made whole, a fallback's request and warnings only when it is to be tried", () => {
     const [first, fallback] = plan('openai-chat', chatBody('chain', { logprobs: true, max_tokens: 50 })).attempts;
     expect(first).toMatchObject({ model: 'gpt-x', mode: 'passthrough', warnings: [] });
-    expect(first.prepare).toBeUndefined();
+    expect(first.deferred).toBeUndefined();
     expect(JSON.parse(first.call!.body!.toString()).model).toBe('gpt-x');
     expect(fallback).toMatchObject({ model: 'claude-x', mode: 'translate', warnings: [], call: undefined });
-    fallback.prepare!();
-    expect(fallback.prepare).toBeUndefined();
+    fallback.deferred!.make(fallback);
+    expect(fallback.deferred).toBeUndefined();
     expect(fallback.call?.path).toBe('/v1/messages');
     expect(JSON.parse(fallback.call!.body!.toString())).toMatchObject({ model: 'claude-x', max_tokens: 50 });
     expect(fallback.warnings.map((warning) => warning.feature)).toContain('logprobs');

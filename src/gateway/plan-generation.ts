@@ -37,16 +37,15 @@ export interface GenerationAttempt {
   upstream: ProtocolDescriptor | undefined;
   /** What the client asked for that this attempt cannot express (its `x-switchyard-warnings`). */
   warnings: readonly Warning[];
-  /** None for the mock models; for a fallback, none until `prepare` made it. */
+  /** None for the mock models; for a fallback, none until `deferred` made it. */
   call?: UpstreamRequest;
   /**
-   * For the fallbacks of a chain: makes `call` and the warnings of encoding it, then removes
-   * itself. A fallback is tried only when the targets before it failed, so its request (the
-   * client's body encoded again, or stringified again with its model) is made only then, not for
-   * every request that goes to a chain. The attempt loop calls it before the attempt is tried. It
-   * holds the client's bytes only, and decodes them again when called (`deferAttempt`).
+   * For the fallbacks of a chain: what makes `call` and the warnings of encoding it, when the
+   * attempt is tried (the attempt loop calls `make` first). A fallback is tried only when the
+   * targets before it failed, so its request (the client's body encoded again, or stringified
+   * again with its model) is made only then, not for every request that goes to a chain.
    */
-  prepare?: () => void;
+  deferred?: DeferredCall;
 }
 
 export interface GenerationPlan {
@@ -155,38 +154,47 @@ function planAttempt(input: AttemptInput, provider: ProviderConfig, model: strin
     return { provider, model, mode, upstream, warnings: built.warnings, call: built.call };
   }
   // Every field there from the start: one shape whether prepared or not.
-  const attempt: GenerationAttempt = { provider, model, mode, upstream, warnings: [], call: undefined, prepare: undefined };
-  deferAttempt(attempt, { bytes: input.bodyBytes, decodeOptions: input.decodeOptions, search: input.search, inbound, protocols: input.protocols }, limits);
-  return attempt;
-}
-
-/** What a fallback keeps until it is tried: the client's bytes and how to decode them, nothing of the request's objects. */
-interface DeferredInput {
-  bytes: Buffer;
-  decodeOptions: DecodeRequestOptions;
-  search: string;
-  inbound: ProtocolDescriptor;
-  protocols: ProtocolRegistry;
+  return { provider, model, mode, upstream, warnings: [], call: undefined, deferred: new DeferredCall(input, limits) };
 }
 
 /**
- * Gives a fallback its `prepare`, which decodes the client's bytes again and plans the attempt
- * whole. Made in its own scope so that it holds `DeferredInput` only: a `prepare` that held the
- * plan's input (the decoded request, the client's parsed body, and through its header reader the
- * HTTP request) kept about 5 KB of every request to a chain alive into the old generation, which
- * cost a chain a quarter more CPU per request than its first target asked for directly.
+ * A fallback's request, made when the fallback is tried: it keeps the client's bytes and how to
+ * decode them, decodes them again then and plans the attempt whole. A class made with `new`, not
+ * a closure over the plan's input: a `prepare` closure that held the plan's input (the decoded
+ * request, the client's parsed body, and through its header reader the HTTP request) had about
+ * 5 KB of every request to a chain promoted to the old generation, and a closure made in
+ * `planAttempt` was kept alive past its request by objects V8 allocated in the old generation
+ * from the start (allocation-site pretenuring: a dead old object holds its young children until
+ * a full collection), another 0.4 KB per request (bench/FINDINGS.md).
  */
-function deferAttempt(attempt: GenerationAttempt, deferred: DeferredInput, limits: ModelLimits | undefined): void {
-  attempt.prepare = () => {
-    attempt.prepare = undefined;
-    const body = JSON.parse(deferred.bytes.toString('utf8')) as JsonObject;
-    const decoded = deferred.inbound.codec.decodeRequest(body, deferred.decodeOptions);
-    const again: AttemptInput = { inbound: deferred.inbound, decoded, body, search: deferred.search, protocols: deferred.protocols, bodyBytes: deferred.bytes, decodeOptions: deferred.decodeOptions };
-    const made = planAttempt(again, attempt.provider, attempt.model, limits);
+export class DeferredCall {
+  readonly #bytes: Buffer;
+  readonly #decodeOptions: DecodeRequestOptions;
+  readonly #search: string;
+  readonly #inbound: ProtocolDescriptor;
+  readonly #protocols: ProtocolRegistry;
+  readonly #limits: ModelLimits | undefined;
+
+  constructor(input: AttemptInput, limits: ModelLimits | undefined) {
+    this.#bytes = input.bodyBytes;
+    this.#decodeOptions = input.decodeOptions;
+    this.#search = input.search;
+    this.#inbound = input.inbound;
+    this.#protocols = input.protocols;
+    this.#limits = limits;
+  }
+
+  /** Gives `attempt` its call, warnings and mode; throws what planning it throws. */
+  make(attempt: GenerationAttempt): void {
+    attempt.deferred = undefined;
+    const body = JSON.parse(this.#bytes.toString('utf8')) as JsonObject;
+    const decoded = this.#inbound.codec.decodeRequest(body, this.#decodeOptions);
+    const again: AttemptInput = { inbound: this.#inbound, decoded, body, search: this.#search, protocols: this.#protocols, bodyBytes: this.#bytes, decodeOptions: this.#decodeOptions };
+    const made = planAttempt(again, attempt.provider, attempt.model, this.#limits);
     attempt.mode = made.mode;
     attempt.call = made.call;
     attempt.warnings = made.warnings;
-  };
+  }
 }
 
 /** The upstream request of an attempt, and the warnings its encoding implies. */

@@ -351,7 +351,7 @@ class GenerationRun implements GenerationOutcome {
       const attempt = targets[index];
       const { provider } = attempt;
       if (targets.length > 1 && this.#skipped(targets, index)) continue;
-      if (attempt.prepare !== undefined && !prepareAttempt(attempt)) continue;
+      if (attempt.deferred !== undefined && !prepareAttempt(attempt)) continue;
       const retry = provider.retry ?? this.config.retry;
       const pooled = provider.apiKeys !== undefined && !provider.forwardClientKey;
       let tries = 0;
@@ -506,7 +506,7 @@ class GenerationRun implements GenerationOutcome {
  */
 function prepareAttempt(attempt: GenerationAttempt): boolean {
   try {
-    attempt.prepare!();
+    attempt.deferred!.make(attempt);
     return true;
   } catch {
     return false;
