@@ -65,8 +65,8 @@ export const METRICS = {
   loopDelayP99Ms: { label: 'loop delay p99 ms (worst)', format: (value) => formatNumber(value, 1) },
   addP50Ms: { label: 'add p50 ms (5 MB)', format: (value) => formatNumber(value, 1) },
   wallMs: { label: 'wall ms (median)', format: (value) => formatNumber(value, 0) },
-  rssWarmMb: { label: 'RSS after the first tenth MB', format: (value) => formatNumber(value, 1) },
-  rssEndMb: { label: 'RSS at the end MB', format: (value) => formatNumber(value, 1) },
+  rssWarmMb: { label: 'highest RSS, second tenth MB', format: (value) => formatNumber(value, 1) },
+  rssEndMb: { label: 'highest RSS, last tenth MB', format: (value) => formatNumber(value, 1) },
   rssGrowthMb: { label: 'RSS growth MB', format: (value) => formatNumber(value, 1) },
 };
 
