@@ -12,6 +12,8 @@ export interface RecoveriesCliIo {
   stderr: RecoveriesCliOutput;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** The config file named with `--config`; none: $SWITCHYARD_HOME/config.json, when there is one. */
+  configPath?: string;
   /** Milliseconds since the epoch, for ages in the table. */
   now(): number;
   /** Records the exit code of a command that ran to its end (process.exitCode by default). */

@@ -7,8 +7,8 @@ import { RecoveryStoreError } from '../recoveries/recovery-store-error.js';
 import { RECOVERIES_EXIT, type RecoveriesCliIo } from './recoveries-cli-io.js';
 
 /**
- * Opens the store `serve` uses for one command and always closes it: the one the config file at
- * $SWITCHYARD_HOME/config.json names (`store`), by default the files under $SWITCHYARD_HOME. A
+ * Opens the store `serve` uses for one command and always closes it: the one the config file
+ * (`--config`, else $SWITCHYARD_HOME/config.json) names (`store`), by default the files under $SWITCHYARD_HOME. A
  * store failure (corrupt index, permissions, lock held too long, the database unreachable) or an
  * invalid `store` section is printed as one line naming the file or the database (its password blanked)
  * and ends the command with exit code 1, never with a stack trace.
@@ -18,7 +18,7 @@ export async function withCliStore(io: RecoveriesCliIo, work: (store: RecoverySt
   try {
     const home = resolveSwitchyardHome(io.env);
     // The store section alone: a mistake elsewhere in the config does not hide the records.
-    const storeConfig = await loadStoreConfig({ path: defaultConfigPath(home), env: io.env });
+    const storeConfig = await loadStoreConfig({ path: io.configPath ?? defaultConfigPath(home), explicit: io.configPath !== undefined, env: io.env });
     store = await openConfiguredRecoveryStore(storeConfig, home);
     return await work(store);
   } catch (error) {

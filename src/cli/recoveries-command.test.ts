@@ -183,3 +183,27 @@ describe('a corrupt store', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('recoveries --config', () => {
+  it('reads the store of the config file named, before or after the subcommand', async () => {
+    await seed();
+    const config = join(home, 'team.json');
+    await writeFile(config, JSON.stringify({ store: { type: 'files' }, providers: { broken: { type: 'nonsense' } } }));
+    const before = await runCli(['--config', config, 'ls', '--json']);
+    const after = await runCli(['ls', '--json', '--config', config]);
+    expect(before.exitCode, before.stderr).toBe(0);
+    expect(JSON.parse(before.stdout).count).toBe(2);
+    expect(after.stdout).toBe(before.stdout);
+  });
+
+  it('names the file when it is not there or its store is wrong, and exits 1', async () => {
+    const missing = await runCli(['ls', '--config', join(home, 'missing.json')]);
+    expect(missing).toMatchObject({ exitCode: 1, stdout: '' });
+    expect(missing.stderr).toBe(`error: invalid config: ${join(home, 'missing.json')}: cannot read the file (ENOENT)\n`);
+    const config = join(home, 'team.json');
+    await writeFile(config, JSON.stringify({ store: { type: 'postgres', url: '$TEAM_DATABASE_URL' } }));
+    const unset = await runCli(['get', 'req_a', '--config', config]);
+    expect(unset.exitCode).toBe(1);
+    expect(unset.stderr).toContain('store.url: refers to the environment variable TEAM_DATABASE_URL, which is not set');
+  });
+});

@@ -15,6 +15,7 @@ export function registerRecoveriesCommand(program: Command, ioOverrides: Partial
   const recoveries = program
     .command('recoveries')
     .description('list, fetch, look up and delete the stored records of interrupted generations')
+    .option('--config <file>', 'the config file serve uses, for its store (default: $SWITCHYARD_HOME/config.json)')
     // Set before the subcommands are added: commander copies both settings into each of them.
     .exitOverride((error) => io.exit(mapCommanderExitCode(error)));
   if (ioOverrides.stdout || ioOverrides.stderr) {
@@ -22,6 +23,8 @@ export function registerRecoveriesCommand(program: Command, ioOverrides: Partial
   }
   const userOption = (): Option => new Option('--user <user>', "only this user's records");
   const run = (work: () => Promise<number>) => async () => {
+    // Given before or after the subcommand, as serve takes it.
+    io.configPath = recoveries.opts<{ config?: string }>().config;
     const code = await work();
     if (code !== RECOVERIES_EXIT.ok) io.setExitCode(code);
   };

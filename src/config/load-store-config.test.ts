@@ -21,6 +21,11 @@ describe('loadStoreConfig', () => {
     expect(await loadStoreConfig({ path, env: { DATABASE_URL: 'postgres://u:secret@db/x' } })).toEqual({ type: 'postgres', url: 'postgres://u:secret@db/x', drainLeaseMs: 5000 });
   });
 
+  it('refuses a file named that is not there', async () => {
+    const path = join(tmpdir(), 'no-such-switchyard-config.json');
+    await expect(loadStoreConfig({ path, explicit: true, env: {} })).rejects.toThrow(/cannot read the file \(ENOENT\)/);
+  });
+
   it('refuses a store section as serve does, naming the field and never the URL', async () => {
     await expect(loadStoreConfig({ path: configFile('{"store":{"type":"mongo"}}'), env: {} })).rejects.toThrow(/store\.type: expected one of "files", "postgres", got "mongo"/);
     await expect(loadStoreConfig({ path: configFile('{"store":{"type":"postgres","url":"mysql://u:secret@db/x"}}'), env: {} })).rejects.toThrow(/store\.url/);

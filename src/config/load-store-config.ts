@@ -12,9 +12,10 @@ const storeSectionSchema = v.object({ store: v.optional(storeFileSchema) });
  * The `store` section of the config file, alone: what the recoveries CLI needs to find the
  * records `serve` keeps. Checked by the same schema and rules as `loadConfig`, without the rest of
  * the config, whose validation loads every protocol (about 110 ms of a CLI command's start), and
- * whose mistakes do not keep a user from their records. No file: the default store.
+ * whose mistakes do not keep a user from their records. No file at the default path: the default
+ * store; a file named (`explicit`) must be there.
  */
-export async function loadStoreConfig(options: { path: string; env: Record<string, string | undefined> }): Promise<StoreConfig> {
+export async function loadStoreConfig(options: { path: string; explicit?: boolean; env: Record<string, string | undefined> }): Promise<StoreConfig> {
   const fail = (field: string | undefined, detail: string): never => {
     throw new ConfigError(options.path, field, detail);
   };
@@ -22,7 +23,8 @@ export async function loadStoreConfig(options: { path: string; env: Record<strin
   try {
     text = await readFile(options.path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { type: 'files' };
+    // A missing file is fine at the default path (the defaults apply), not when it was named.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !options.explicit) return { type: 'files' };
     return fail(undefined, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   let json: unknown;
