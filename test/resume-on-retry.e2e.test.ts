@@ -3,9 +3,8 @@ import { GoogleGenAI } from '@google/genai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCuttingProxy, type CuttingProxy } from './helpers/cutting-proxy.js';
-import { SlowChatUpstream } from './helpers/slow-chat-upstream.js';
-import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
+import { startCutRig, type CutRig } from './helpers/cut-rig.js';
+import { startTestGateway } from './helpers/test-gateway.js';
 
 /**
  * Resume on retry (docs/recoveries.md): a client whose connection was cut asks again with the same
@@ -18,22 +17,12 @@ const PIECES = ['The', ' gateway', ' kept', ' every', ' word', ' of', ' this', '
 const TEXT = PIECES.join('');
 const PIECE_MS = 60;
 
-let upstream: SlowChatUpstream;
-let gateway: TestGateway;
-let proxy: CuttingProxy;
+let rig: CutRig;
 beforeAll(async () => {
-  upstream = new SlowChatUpstream(PIECES, PIECE_MS);
-  await upstream.listen();
-  proxy = await startCuttingProxy(() => gateway.url);
-  gateway = await startTestGateway({
-    server: { allowedHosts: [new URL(proxy.url).host] },
-    providers: { slow: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'k', models: ['slow'], discoverModels: false } },
-  });
+  rig = await startCutRig(PIECES, PIECE_MS);
 });
 afterAll(async () => {
-  await proxy.close();
-  await gateway.close();
-  await new Promise((resolve) => upstream.server.close(resolve));
+  await rig?.close();
 });
 
 /** One streaming turn of each official SDK, with a fixed body: a retry sends the same one. */
@@ -64,43 +53,43 @@ const CLIENTS: Record<string, (baseURL: string, key: string) => () => Promise<st
 };
 
 async function records(key: string): Promise<any[]> {
-  const response = await fetch(`${gateway.url}/v1/recoveries`, { headers: { authorization: `Bearer ${key}` } });
+  const response = await fetch(`${rig.gateway.url}/v1/recoveries`, { headers: { authorization: `Bearer ${key}` } });
   return ((await response.json()) as any).items;
 }
 
 describe.each(Object.keys(CLIENTS))('%s: a stream cut mid-way, then the same request again', (protocol) => {
   it('joins the drain in progress: the whole text, one upstream request', async () => {
     const key = `sk-join-${protocol}`;
-    const ask = CLIENTS[protocol](proxy.url, key);
-    const before = upstream.requests;
-    const draining = gateway.nextDraining();
-    proxy.cutNext('cut-after-body');
+    const ask = CLIENTS[protocol](rig.proxy.url, key);
+    const before = rig.upstream.requests;
+    const draining = rig.gateway.nextDraining();
+    rig.proxy.cutNext('cut-after-body');
     await expect(ask()).rejects.toThrow();
     const record = await draining;
     // The retry arrives while the upstream is still generating.
-    expect(upstream.requests).toBe(before + 1);
-    const done = gateway.nextRecord();
+    expect(rig.upstream.requests).toBe(before + 1);
+    const done = rig.gateway.nextRecord();
     expect(await ask()).toBe(TEXT);
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
     await done;
     const [stored] = await records(key);
     expect(stored).toMatchObject({ request_id: record.requestId, state: 'complete' });
     expect(stored.resumed_by).toMatch(/\S/);
-    // A third identical request goes upstream.
+    // A third identical request goes rig.upstream.
     expect(await ask()).toBe(TEXT);
-    expect(upstream.requests).toBe(before + 2);
+    expect(rig.upstream.requests).toBe(before + 2);
   });
 
   it('after the drain completed: answered from the record, one upstream request', async () => {
     const key = `sk-done-${protocol}`;
-    const ask = CLIENTS[protocol](proxy.url, key);
-    const before = upstream.requests;
-    const done = gateway.nextRecord();
-    proxy.cutNext('cut-after-body');
+    const ask = CLIENTS[protocol](rig.proxy.url, key);
+    const before = rig.upstream.requests;
+    const done = rig.gateway.nextRecord();
+    rig.proxy.cutNext('cut-after-body');
     await expect(ask()).rejects.toThrow();
     const record = await done;
     expect(await ask()).toBe(TEXT);
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
     // The resume is noted on the record in the background.
     for (let tries = 0; tries < 50 && (await records(key))[0]?.resumed_by === undefined; tries += 1) await sleep(20);
     expect((await records(key))[0]).toMatchObject({ request_id: record.requestId });
@@ -110,34 +99,34 @@ describe.each(Object.keys(CLIENTS))('%s: a stream cut mid-way, then the same req
 
 describe('non-stream: the SDK retries by itself after a reset connection', () => {
   it('OpenAI maxRetries gets the full response, the upstream saw one request', async () => {
-    const client = new OpenAI({ apiKey: 'sk-sdk-retry', baseURL: `${proxy.url}/v1`, maxRetries: 2 });
-    const before = upstream.requests;
-    proxy.cutNext('reset-before-response');
-    const cuts = proxy.cuts;
+    const client = new OpenAI({ apiKey: 'sk-sdk-retry', baseURL: `${rig.proxy.url}/v1`, maxRetries: 2 });
+    const before = rig.upstream.requests;
+    rig.proxy.cutNext('reset-before-response');
+    const cuts = rig.proxy.cuts;
     const completion = await client.chat.completions.create({ model: 'slow', messages: [{ role: 'user', content: 'Tell me.' }] });
-    expect(proxy.cuts).toBe(cuts + 1);
+    expect(rig.proxy.cuts).toBe(cuts + 1);
     expect(completion.choices[0].message.content).toBe(TEXT);
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
   });
 
   it('Anthropic maxRetries gets the full response, the upstream saw one request', async () => {
-    const client = new Anthropic({ apiKey: 'sk-sdk-retry-anthropic', baseURL: proxy.url, maxRetries: 2 });
-    const before = upstream.requests;
-    proxy.cutNext('reset-before-response');
+    const client = new Anthropic({ apiKey: 'sk-sdk-retry-anthropic', baseURL: rig.proxy.url, maxRetries: 2 });
+    const before = rig.upstream.requests;
+    rig.proxy.cutNext('reset-before-response');
     const message = await client.messages.create({ model: 'slow', max_tokens: 100, messages: [{ role: 'user', content: 'Tell me.' }] });
     expect(message.content).toEqual([expect.objectContaining({ type: 'text', text: TEXT })]);
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
   });
 });
 
 describe('what never resumes', () => {
   const body = JSON.stringify({ model: 'slow', stream: true, messages: [{ role: 'user', content: 'Once more.' }] });
   const send = (key: string, headers: Record<string, string> = {}) =>
-    fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', body, headers: Object.assign({ authorization: `Bearer ${key}`, 'content-type': 'application/json' }, headers) });
+    fetch(`${rig.gateway.url}/v1/chat/completions`, { method: 'POST', body, headers: Object.assign({ authorization: `Bearer ${key}`, 'content-type': 'application/json' }, headers) });
   /** A stream the client leaves after its first read; settles once its drained record is complete. */
   async function interrupted(key: string): Promise<string> {
     const controller = new AbortController();
-    const response = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', body, signal: controller.signal, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+    const response = await fetch(`${rig.gateway.url}/v1/chat/completions`, { method: 'POST', body, signal: controller.signal, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
     const id = response.headers.get('x-request-id')!;
     await response.body!.getReader().read();
     controller.abort();
@@ -147,33 +136,33 @@ describe('what never resumes', () => {
 
   it('another user with the identical body goes upstream', async () => {
     const id = await interrupted('sk-owner');
-    const before = upstream.requests;
+    const before = rig.upstream.requests;
     const response = await send('sk-stranger');
     await response.text();
     expect(response.headers.get('x-switchyard-resumed')).toBeNull();
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
     // The owner's record is still unused: the owner's own retry is answered from it.
     const own = await send('sk-owner');
     expect(own.headers.get('x-switchyard-resumed')).toBe(id);
     expect(await own.text()).toContain('[DONE]');
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
   });
 
   it('x-switchyard-resume: off goes upstream and leaves the record unused', async () => {
     const id = await interrupted('sk-header');
-    const before = upstream.requests;
+    const before = rig.upstream.requests;
     const off = await send('sk-header', { 'x-switchyard-resume': 'off' });
     await off.text();
     expect(off.headers.get('x-switchyard-resumed')).toBeNull();
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
     const on = await send('sk-header');
     expect(on.headers.get('x-switchyard-resumed')).toBe(id);
     await on.text();
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
   });
 
   it('recoveries.resume: false goes upstream', async () => {
-    const other = await startTestGateway({ recoveries: { resume: false }, providers: { slow: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'k', models: ['slow'], discoverModels: false } } });
+    const other = await startTestGateway({ recoveries: { resume: false }, providers: { slow: { type: 'openai-chat', baseURL: `${rig.upstream.url}/v1`, apiKey: 'k', models: ['slow'], discoverModels: false } } });
     try {
       const controller = new AbortController();
       const done = other.nextRecord();
@@ -181,11 +170,11 @@ describe('what never resumes', () => {
       await response.body!.getReader().read();
       controller.abort();
       await done;
-      const before = upstream.requests;
+      const before = rig.upstream.requests;
       const retry = await fetch(`${other.url}/v1/chat/completions`, { method: 'POST', body, headers: { authorization: 'Bearer sk-config', 'content-type': 'application/json' } });
       await retry.text();
       expect(retry.headers.get('x-switchyard-resumed')).toBeNull();
-      expect(upstream.requests).toBe(before + 1);
+      expect(rig.upstream.requests).toBe(before + 1);
     } finally {
       await other.close();
     }

@@ -3,9 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCuttingProxy, type CuttingProxy } from './helpers/cutting-proxy.js';
-import { SlowChatUpstream } from './helpers/slow-chat-upstream.js';
-import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
+import { startCutRig, type CutRig } from './helpers/cut-rig.js';
 
 /**
  * Resume on retry (docs/recoveries.md) with the official Python SDKs: a streaming request cut
@@ -32,22 +30,12 @@ const PIECES = ['Python', ' clients', ' get', ' the', ' answer', ' they', ' alre
 const TEXT = PIECES.join('');
 const PIECE_MS = 60;
 
-let upstream: SlowChatUpstream;
-let gateway: TestGateway;
-let proxy: CuttingProxy;
+let rig: CutRig;
 beforeAll(async () => {
-  upstream = new SlowChatUpstream(PIECES, PIECE_MS);
-  await upstream.listen();
-  proxy = await startCuttingProxy(() => gateway.url);
-  gateway = await startTestGateway({
-    server: { allowedHosts: [new URL(proxy.url).host] },
-    providers: { slow: { type: 'openai-chat', baseURL: `${upstream.url}/v1`, apiKey: 'k', models: ['slow'], discoverModels: false } },
-  });
+  rig = await startCutRig(PIECES, PIECE_MS);
 });
 afterAll(async () => {
-  await proxy?.close();
-  await gateway?.close();
-  await new Promise((resolve) => upstream.server.close(resolve));
+  await rig?.close();
 });
 
 interface Asked {
@@ -59,20 +47,20 @@ interface Asked {
 describe.skipIf(missing !== undefined)('a Python SDK stream cut mid-way, then the same request again', () => {
   it.each(['openai-chat', 'anthropic-messages', 'gemini'])('%s: the retry gets the whole text, the upstream saw one request', { timeout: 60_000 }, async (client) => {
     const key = `sk-python-${client}`;
-    const before = upstream.requests;
-    const cuts = proxy.cuts;
-    proxy.cutNext('cut-after-body');
-    const { stdout } = await run('python3', [SCRIPT, client, proxy.url, key], { timeout: 45_000 });
+    const before = rig.upstream.requests;
+    const cuts = rig.proxy.cuts;
+    rig.proxy.cutNext('cut-after-body');
+    const { stdout } = await run('python3', [SCRIPT, client, rig.proxy.url, key], { timeout: 45_000 });
     const { first, retry } = JSON.parse(stdout) as { first: Asked; retry: Asked };
-    expect(proxy.cuts).toBe(cuts + 1);
+    expect(rig.proxy.cuts).toBe(cuts + 1);
     expect(first.ok, `the cut request should fail: ${JSON.stringify(first)}`).toBe(false);
     expect(retry).toEqual({ ok: true, text: TEXT });
-    expect(upstream.requests).toBe(before + 1);
+    expect(rig.upstream.requests).toBe(before + 1);
     // The resume is noted on the record in the background, once the drain's record is final.
     let record: { resumed_by?: string } | undefined;
     for (let tries = 0; tries < 100 && record?.resumed_by === undefined; tries += 1) {
       if (tries > 0) await sleep(20);
-      const listed = await fetch(`${gateway.url}/v1/recoveries`, { headers: { authorization: `Bearer ${key}` } });
+      const listed = await fetch(`${rig.gateway.url}/v1/recoveries`, { headers: { authorization: `Bearer ${key}` } });
       [record] = ((await listed.json()) as { items: Array<{ resumed_by?: string }> }).items;
     }
     expect(record?.resumed_by).toMatch(/\S/);

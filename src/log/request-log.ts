@@ -82,7 +82,7 @@ export async function readRequestLog(directory: string, options: { since?: numbe
   const since = options.since;
   const entries: RequestLogEntry[] = [];
   for (const path of await entryFilesSince(directory, since)) {
-    const text = await readWholeFile(path);
+    const text = await readLogFileFrom(path);
     if (text === undefined) continue;
     if (!parseWholeFile(text, since, entries)) parseEntries(text, since, entries);
   }
@@ -146,17 +146,25 @@ export function parseEntry(line: string): RequestLogEntry | undefined {
   }
 }
 
-async function readWholeFile(path: string): Promise<string | undefined> {
+/**
+ * A log file's text from byte `offset` on ('' when there is nothing new); undefined when the file
+ * is gone (pruned between the listing and the read).
+ */
+export async function readLogFileFrom(path: string, offset = 0): Promise<string | undefined> {
   let handle;
   try {
     handle = await open(path, 'r');
   } catch (error) {
-    // Pruned between the listing and the read.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   try {
-    return await handle.readFile('utf8');
+    if (offset === 0) return await handle.readFile('utf8');
+    const size = (await handle.stat()).size;
+    if (size <= offset) return '';
+    const buffer = Buffer.alloc(size - offset);
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
   } finally {
     await handle.close();
   }

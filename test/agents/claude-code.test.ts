@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCuttingProxy } from '../helpers/cutting-proxy.js';
+import { startCutRig } from '../helpers/cut-rig.js';
 import { pollUntil } from '../helpers/poll-until.js';
-import { SlowChatUpstream } from '../helpers/slow-chat-upstream.js';
-import { startTestGateway } from '../helpers/test-gateway.js';
 import { createAgentSandbox, describeRun } from './helpers/agent-sandbox.js';
 import { startAgentRig, VENDOR, type AgentRig } from './helpers/agent-gateway.js';
 import { UPSTREAM_PROTOCOLS } from './helpers/read-upstream-request.js';
@@ -107,16 +105,8 @@ it('cut mid-answer, asks again by itself and gets the rest from the recovery rec
   // An OpenAI-compatible vendor that takes its time (Claude Code's Anthropic requests translated
   // for it), a TCP proxy in front of the gateway that cuts Claude Code's first connection once
   // the answer's first words have reached it, and a gateway that resumes (its default).
-  const vendor = new SlowChatUpstream(['The answer', ' is', ' forty', '-two.'], 250);
-  await vendor.listen();
-  let gatewayUrl = '';
-  const proxy = await startCuttingProxy(() => gatewayUrl);
-  const gateway = await startTestGateway({
-    providers: { mock: false, vendor: { type: 'openai-chat', baseURL: `${vendor.url}/v1`, apiKey: 'vendor-secret-key', models: ['vendor-model'], discoverModels: false } },
-    aliases: { 'claude-*': 'vendor/vendor-model' },
-    server: { allowedHosts: [new URL(proxy.url).host] },
-  });
-  gatewayUrl = gateway.url;
+  const cut = await startCutRig(['The answer', ' is', ' forty', '-two.'], 250, { aliases: { 'claude-*': 'slow/slow' } });
+  const { gateway, proxy } = cut;
   const sandbox = createAgentSandbox('claude-cut', rig.trap.url);
   try {
     proxy.cutNext('cut-after-body', 'The answer');
@@ -125,7 +115,7 @@ it('cut mid-answer, asks again by itself and gets the rest from the recovery rec
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stdout.trim(), describeRun(run)).toBe('The answer is forty-two.');
     // One generation upstream for the turn: the retry was answered from the record of the cut one.
-    expect(vendor.requests, describeRun(run)).toBe(1);
+    expect(cut.upstream.requests, describeRun(run)).toBe(1);
     // The record of the cut request, completed once its drain is written, names the retry it answered.
     const listed = async () => (await (await fetch(`${gateway.url}/v1/recoveries`, { headers: { authorization: 'Bearer sk-agent-claude' } })).json()).items[0];
     const record = await pollUntil(listed, (item) => item?.state === 'complete', { tries: 200 });
@@ -133,8 +123,6 @@ it('cut mid-answer, asks again by itself and gets the rest from the recovery rec
     expect(record.resumed_by, describeRun(run)).toMatch(/\S/);
   } finally {
     sandbox.remove();
-    await gateway.close();
-    await proxy.close();
-    await new Promise((resolve) => vendor.server.close(resolve));
+    await cut.close();
   }
 });

@@ -2,37 +2,44 @@ import type { GatewayConfig } from '../../config/config-types.js';
 import type { GenerationObserver, GenerationOutcome } from '../../gateway/generation-outcome.js';
 import type { Usage } from '../../core/usage.js';
 import { ModelPrices } from '../../log/model-prices.js';
+import type { RequestLogEntry } from '../../log/request-log.js';
 import { BodyArena } from './body-arena.js';
 import { FinishedRequest } from './finished-request.js';
 
-/** One request as the page lists it. Token counts are null when the upstream did not report them. */
-export interface InspectorRow {
-  request_id: string;
+/**
+ * One request as the page lists it: the request log's fields (token counts null when the upstream
+ * did not report them), and what only a live page needs.
+ */
+export type InspectorRow = Pick<
+  RequestLogEntry,
+  | 'request_id'
+  | 'time'
+  | 'user'
+  | 'protocol'
+  | 'endpoint'
+  | 'model'
+  | 'upstream'
+  | 'mode'
+  | 'stream'
+  | 'ttfb_ms'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'cached_tokens'
+  | 'reasoning_tokens'
+  | 'cost_usd'
+  | 'interrupted_reason'
+> & {
   /** Grows with every change of the entry: the feed sends rows newer than what the page has. */
   version: number;
-  time: string;
-  user: string;
-  protocol: string;
-  endpoint: string;
-  model: string;
-  upstream: string | null;
-  mode: string | null;
   /** 0 while the response is under way. */
   status: number;
   live: boolean;
-  stream: boolean;
+  /** So far, while it is under way. */
   duration_ms: number;
-  ttfb_ms: number | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cached_tokens: number | null;
-  reasoning_tokens: number | null;
-  cost_usd: number | null;
-  interrupted_reason: string | null;
   warnings: number;
   /** The size of the response so far (a stream's grows while it runs). */
   response_chars: number | null;
-}
+};
 
 /** What the page reads of a request: the outcome while it runs, a `FinishedRequest` once over. */
 export type InspectedRequest = Pick<
