@@ -2,11 +2,12 @@ import chalk from 'chalk';
 import { loadConfig } from '../config/load-config.js';
 import { ConfigError } from '../config/config-error.js';
 import { defaultConfigPath, resolveSwitchyardHome } from '../config/paths.js';
-import { requestLogDirectory } from '../log/request-log.js';
 import { createLogger } from '../server/create-logger.js';
-import { startServer } from '../server/start-server.js';
+import { startServer, type RunningServer } from '../server/start-server.js';
 import { isPostgresUrl } from '../store/database-url.js';
 import { openConfiguredRecoveryStore } from '../store/open-configured-store.js';
+import { openConfiguredRequestLog } from '../store/open-configured-request-log.js';
+import { openConfiguredKeyPool } from '../store/open-configured-key-pool.js';
 import { RecoveryStoreError } from '../recoveries/recovery-store-error.js';
 
 /** The options of `gateway serve`, as commander hands them over. */
@@ -48,7 +49,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
       console.error(chalk.red(`Invalid --store: expected a postgres:// or postgresql:// URL.`));
       return 2;
     }
-    config = Object.assign({}, config, { store: { type: 'postgres' as const, url: options.store } });
+    // The URL replaces the config's; the rest of a PostgreSQL store's settings (the lease) stay.
+    const kept = config.store.type === 'postgres' ? config.store : {};
+    config = Object.assign({}, config, { store: Object.assign({}, kept, { type: 'postgres' as const, url: options.store }) });
   }
   let recoveryStore;
   try {
@@ -60,18 +63,30 @@ export async function runServe(options: ServeOptions): Promise<number> {
     }
     throw error;
   }
-  let server;
+  let requestLog;
+  try {
+    requestLog = config.log.enabled ? await openConfiguredRequestLog(config.store, home, { write: { maxAgeMs: config.log.maxAgeMs, maxBytes: config.log.maxBytes }, log: (message) => logger.warn(message) }) : undefined;
+  } catch (error) {
+    await recoveryStore.close();
+    console.error(chalk.red(`Cannot open the request log: ${(error as Error).message}`));
+    return 1;
+  }
+  let server: RunningServer | undefined;
+  // Until the server runs, the config just loaded; then the one it reloads on change.
+  const keyPool = await openConfiguredKeyPool(config.store, () => server?.gateway.config() ?? config, (message) => logger.warn(message));
   try {
     server = await startServer({
       config,
       logger,
       recoveryStore,
+      keys: keyPool.keys,
       host: options.host,
       port,
       watch: { path: configPath, explicit: options.config !== undefined },
-      requestLog: config.log.enabled ? { directory: requestLogDirectory(home), bodies: options.logBodies } : undefined,
+      requestLog: requestLog?.sink && { sink: requestLog.sink, source: requestLog.source, bodies: options.logBodies },
     });
   } catch (error) {
+    await keyPool.close();
     console.error(chalk.red(`Could not start the server: ${(error as Error).message}`));
     return 1;
   }
@@ -90,7 +105,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
     const stop = (signal: string) => {
       console.log(chalk.dim(`${signal}: stopping; requests in flight have ${config.server.shutdownGraceMs} ms to finish.`));
       process.once(signal, () => process.exit(130));
-      server.close().then((result) => {
+      server.close().then(async (result) => {
+        await keyPool.close();
         if (result.stopped > 0) console.log(`${result.stopped} unfinished request(s) kept as recoveries.`);
         resolve();
       });

@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '../config/config-types.js';
 import { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
-import { MemoryKeyPool } from '../providers/key-pool.js';
+import { MemoryKeyPool, type KeyPool } from '../providers/key-pool.js';
 import { createUpstreamClient, type UpstreamClient } from '../providers/upstream-client.js';
 import { createInflightRegistry } from './inflight.js';
 import { createModelCatalog, type CatalogModel } from './model-catalog.js';
@@ -38,6 +38,8 @@ export function createGateway(options: {
   /** Told how each generation went, after the log line and the recoveries. */
   observers?: readonly GenerationObserver[];
   upstream?: UpstreamClient;
+  /** Which keys of a provider's pool requests use (default: this instance's, in memory; shared-key-pool.ts in team mode). */
+  keys?: KeyPool;
   now?: () => number;
 }): Gateway {
   let config = options.config;
@@ -55,7 +57,7 @@ export function createGateway(options: {
   const resumer = options.recoveryStore && new Resumer(options.recoveryStore, (message) => options.logger.warn(message));
   void resumer?.load(now(), config.recoveries.resumeWindowMs);
   const observers = [createLogLineObserver(options.logger), createRecoveryObserver(options.recoveries, resumer, now), ...(options.observers ?? [])];
-  const deps = { getConfig: () => config, protocols, upstream, catalog, inflight, observers, resumer, keys: new MemoryKeyPool(), health: new MemoryProviderHealth(), logger: options.logger, now };
+  const deps = { getConfig: () => config, protocols, upstream, catalog, inflight, observers, resumer, keys: options.keys ?? new MemoryKeyPool(), health: new MemoryProviderHealth(), logger: options.logger, now };
   return {
     generate: (input) => runGeneration(deps, input),
     listModels() {

@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { GenerateResponse } from '../core/generate-response.js';
 import { hashRequestBodyText } from '../recoveries/hash-request-body.js';
+import type { RecoveryRecord } from '../recoveries/recovery-record.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import { ResumableRecords, type ResumableRecord } from '../recoveries/resumable-records.js';
 import type { ProtocolCodec } from '../protocols/protocol-codec.js';
@@ -30,6 +32,14 @@ export class LiveDrain implements FollowedDrain {
     this.#end(error);
   }
 }
+
+/** How often a retry waiting for another instance's drain reads its record. */
+const REMOTE_DRAIN_POLL_MS = 250;
+/**
+ * How long it waits at most. An instance that stops mid-drain stops renewing the record's lease,
+ * which ends the wait well before this (docs/team.md); a drain alive this long is left running.
+ */
+const REMOTE_DRAIN_MAX_WAIT_MS = 10 * 60 * 1000;
 
 /** How a retry is answered from a record: its JSON as the record holds it, or a stream. */
 export type ResumedAnswer = { kind: 'json'; body: string } | { kind: 'stream'; source: ResumeSource };
@@ -67,7 +77,7 @@ export class Resumer {
     const loading = this.#records
       .load(this.#store, now, windowMs)
       .catch((error: unknown) => this.#log(`could not read the recoveries store for resume: ${String(error)}`))
-      .then(() => this.#store.watchResumable?.((summaries) => this.#records.addSummaries(summaries, Date.now(), windowMs)))
+      .then(() => this.#store.watchResumable?.((summaries) => this.#records.addSummaries(summaries, Date.now(), windowMs, { draining: true })))
       .finally(() => {
         if (this.loading === loading) this.loading = undefined;
       });
@@ -122,6 +132,20 @@ export class Resumer {
   }
 
   /**
+   * The record as the store holds it once no drain runs on it: a drain another instance runs
+   * (a shared store) is waited for, read as it is refreshed. None when it cannot be read.
+   */
+  async #completed(record: Record): Promise<RecoveryRecord | undefined> {
+    const read = () => this.#store.get(record.requestId, record.user).catch(() => undefined);
+    let stored = await read();
+    for (let waited = 0; stored?.state === 'draining' && waited < REMOTE_DRAIN_MAX_WAIT_MS; waited += REMOTE_DRAIN_POLL_MS) {
+      await sleep(REMOTE_DRAIN_POLL_MS);
+      stored = await read();
+    }
+    return stored;
+  }
+
+  /**
    * The answer a record gives a retry in `codec`'s protocol (the record's own), or none when it
    * turns out it has no whole answer to give (deleted meanwhile, or its drain failed): the retry
    * then goes upstream as usual.
@@ -136,7 +160,7 @@ export class Resumer {
       return { kind: 'json', body: live.responseBodyText() };
     }
     await record.settled;
-    const stored = await this.#store.get(record.requestId, record.user).catch(() => undefined);
+    const stored = await this.#completed(record);
     if (!stored || stored.state !== 'complete' || stored.interrupted_reason !== 'client_disconnected' || stored.error_message !== undefined || stored.resumed_by !== undefined) {
       this.#records.remove(record);
       return undefined;
@@ -148,9 +172,15 @@ export class Resumer {
       this.#records.remove(record);
       return undefined;
     }
-    this.#store
-      .markResumed(record.requestId, record.usedBy!, record.user)
-      .catch((error: unknown) => this.#log(`could not note the resume of ${record.requestId}: ${String(error)}`));
+    // Taken in the store before it answers: of two retries on two instances, one gets it.
+    const taken = await this.#store.markResumed(record.requestId, record.usedBy!, record.user).catch((error: unknown) => {
+      this.#log(`could not note the resume of ${record.requestId}: ${String(error)}`);
+      return false;
+    });
+    if (!taken) {
+      this.#records.remove(record);
+      return undefined;
+    }
     if (!stream) return { kind: 'json', body: stored.response.body_raw };
     return { kind: 'stream', source: { kind: 'complete', response } };
   }

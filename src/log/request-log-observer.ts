@@ -5,7 +5,8 @@ import type { Warning } from '../core/warning.js';
 import type { GenerationObserver, GenerationOutcome, TokenCountOutcome } from '../gateway/generation-outcome.js';
 import { loadPriceDataset, ModelPrices, priceDatasetLoaded } from './model-prices.js';
 import type { RequestLogEntry } from './request-log.js';
-import type { RequestLogBodies, RequestLogWriter } from './request-log-writer.js';
+import type { RequestLogSink } from './request-log-store.js';
+import type { RequestLogBodies } from './request-log-writer.js';
 
 /**
  * One log entry per generation, queued for the writer when the generation is over. Building it
@@ -13,13 +14,13 @@ import type { RequestLogBodies, RequestLogWriter } from './request-log-writer.js
  * `log.bodies`, decodes the bodies.
  */
 export class RequestLogObserver implements GenerationObserver {
-  #writer: RequestLogWriter;
+  #writer: RequestLogSink;
   #getConfig: () => GatewayConfig;
   #forceBodies: boolean;
   #prices: ModelPrices | undefined;
   #pricesConfig: GatewayConfig | undefined;
 
-  constructor(options: { writer: RequestLogWriter; getConfig: () => GatewayConfig; bodies?: boolean }) {
+  constructor(options: { writer: RequestLogSink; getConfig: () => GatewayConfig; bodies?: boolean }) {
     this.#writer = options.writer;
     this.#getConfig = options.getConfig;
     this.#forceBodies = options.bodies ?? false;

@@ -62,6 +62,16 @@ export class MemoryKeyPool implements KeyPool {
     if (provider.apiKeys !== undefined) this.#state(provider).restingUntil.set(key, until);
   }
 
+  /**
+   * A rest another instance learned (shared-key-pool.ts): kept only when it ends later than the
+   * one known here, so the same rest read again, or an older one, never shortens it.
+   */
+  extendRest(provider: ProviderConfig, key: string, until: number): void {
+    if (provider.apiKeys === undefined) return;
+    const resting = this.#state(provider).restingUntil;
+    if ((resting.get(key) ?? -Infinity) < until) resting.set(key, until);
+  }
+
   #state(provider: ProviderConfig): PoolState {
     let state = this.#states.get(provider);
     if (state === undefined) {

@@ -42,7 +42,8 @@ export interface RecoveryStore {
   replace(record: RecoveryRecord): Promise<boolean>;
   /**
    * Notes on the record that a retry was answered from it (`resumed_by`), so it answers no other.
-   * false when there was no such record (for this user).
+   * false when there was no such record (for this user), or it answered a retry already: the
+   * caller that gets true is the one retry it answers.
    */
   markResumed(requestId: string, resumedBy: string, user?: string): Promise<boolean>;
   /** Newest first. */
@@ -58,7 +59,8 @@ export interface RecoveryStore {
   /**
    * A store shared by several instances (docs/team.md): calls `listener`, every `pollMs` or so
    * until the store closes, with the records any instance completed since that a retry may be
-   * answered from (complete, client_disconnected, no error, not resumed). Some may come twice.
+   * answered from (complete, client_disconnected, no error, not resumed), and the drains still
+   * running on another live instance that may become one (state `draining`). Some may come twice.
    */
   watchResumable?(listener: (summaries: RecoverySummary[]) => void, pollMs?: number): void;
 }
@@ -149,7 +151,7 @@ export async function openRecoveryStore(options: RecoveryStoreOptions): Promise<
 
     async markResumed(this: RecoveryStore, requestId: string, resumedBy: string, user?: string) {
       const record = await this.get(requestId, user);
-      if (!record) return false;
+      if (!record || record.resumed_by !== undefined) return false;
       return this.replace(Object.assign({}, record, { resumed_by: resumedBy }));
     },
 

@@ -81,15 +81,18 @@ export class ResumableRecords<Live> {
 
   /**
    * The complete, unused records among `summaries` (the store's, from any instance), unless known
-   * already: a record this instance made, loaded or used is not added twice.
+   * already: a record this instance made, loaded or used is not added twice. With `draining`, also
+   * the drains another instance runs (a shared store's `watchResumable`): a retry of one waits for
+   * its end in the store.
    */
-  addSummaries(summaries: readonly RecoverySummary[], now: number, windowMs: number): void {
+  addSummaries(summaries: readonly RecoverySummary[], now: number, windowMs: number, options: { draining?: boolean } = {}): void {
     for (const [requestId, interruptedAt] of this.#known) if (now - interruptedAt > windowMs) this.#known.delete(requestId);
     for (const summary of summaries) {
       const interruptedAt = summary.created_at * 1000;
       // Only a drain that ran to its end holds a whole answer (its reason stays client_disconnected
       // and, unlike a cancelled or cut one, the gateway checks it has no error when it is used).
-      if (summary.state !== 'complete' || summary.interrupted_reason !== 'client_disconnected' || summary.resumed_by !== undefined) continue;
+      const usable = summary.state === 'complete' || (options.draining === true && summary.state === 'draining');
+      if (!usable || summary.interrupted_reason !== 'client_disconnected' || summary.resumed_by !== undefined) continue;
       if (now - interruptedAt > windowMs || this.#known.has(summary.request_id)) continue;
       this.add({
         requestId: summary.request_id,

@@ -1,3 +1,4 @@
+import type { RequestLogSource } from '../log/request-log-store.js';
 import { H3, HTTPResponse } from 'h3';
 import { GatewayError } from '../core/gateway-error.js';
 import type { Gateway } from '../gateway/create-gateway.js';
@@ -26,7 +27,7 @@ export interface AppOptions {
   /** The requests the inspector page (`/ui`) shows; none when `inspector.keep` is 0. */
   inspector?: InspectorObserver;
   /** The request log the page's usage chart reads; none: the chart is empty. */
-  requestLogDirectory?: string;
+  requestLog?: RequestLogSource;
 }
 
 /** The h3 app: every route, a request id on every response, errors in each protocol's envelope. */
@@ -56,7 +57,7 @@ export function createApp(options: AppOptions): H3 {
     gateway,
     inspector: options.inspector,
     recoveryStore: options.recoveryStore,
-    requestLogDirectory: options.requestLogDirectory,
+    requestLog: options.requestLog,
     places: keyPlacesOf(protocols.descriptors),
     errors: protocols.fallback,
   });

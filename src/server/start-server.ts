@@ -7,11 +7,13 @@ import type { GenerationObserver } from '../gateway/generation-outcome.js';
 import type { RecoverySink } from '../gateway/recovery-sink.js';
 import { createStoreRecoverySink } from '../gateway/store-recovery-sink.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
+import type { KeyPool } from '../providers/key-pool.js';
 import type { GatewayLogger } from '../gateway/run-generation.js';
 import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
 import { RequestLogObserver } from '../log/request-log-observer.js';
+import { fileRequestLogSource, type RequestLogSink, type RequestLogSource } from '../log/request-log-store.js';
 import { RequestLogWriter } from '../log/request-log-writer.js';
 import { createApp } from './create-app.js';
 import { InspectorObserver } from './inspector/inspector-observer.js';
@@ -24,8 +26,8 @@ export interface RunningServer {
   /** Whether the requested port was taken and another one was chosen. */
   portChanged: boolean;
   gateway: Gateway;
-  /** The request log's writer, when the server keeps one. */
-  requestLog: RequestLogWriter | undefined;
+  /** Where the request log is written, when the server keeps one. */
+  requestLog: RequestLogSink | undefined;
   /** Stops accepting, gives requests in flight `graceMs` (default: the config's), records the rest. */
   close(graceMs?: number): Promise<{ finished: number; stopped: number }>;
 }
@@ -46,8 +48,14 @@ export interface StartServerOptions {
   protocols?: readonly ProtocolDescriptor[];
   /** Told how each generation went, besides the log line and the recoveries. */
   observers?: readonly GenerationObserver[];
-  /** Keep the request log in this directory; `bodies` keeps the bodies whatever `log.bodies` says. */
-  requestLog?: { directory: string; bodies?: boolean };
+  /**
+   * Keep the request log: in this directory, or where `sink` writes and `source` reads (a store the
+   * caller opened: openConfiguredRequestLog). The server closes it. `bodies` keeps the bodies
+   * whatever `log.bodies` says.
+   */
+  requestLog?: ({ directory: string } | { sink: RequestLogSink; source: RequestLogSource }) & { bodies?: boolean };
+  /** Which keys of a provider's pool requests use (default: in memory); its owner closes it. */
+  keys?: KeyPool;
 }
 
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
@@ -58,8 +66,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const requestLog = options.requestLog && createRequestLog(options.requestLog, options.config, options.logger, () => gateway.config());
   // The inspector's size is read at start; a reload does not change it.
   const inspector = options.config.inspector.keep > 0 ? new InspectorObserver(options.config.inspector.keep, () => gateway.config(), options.config.inspector.bodyMaxMb) : undefined;
-  const gateway = createGateway({ config: options.config, recoveries, recoveryStore: options.recoveryStore, logger: options.logger, protocols, observers: [status, ...(requestLog ? [requestLog.observer] : []), ...(inspector ? [inspector] : []), ...(options.observers ?? [])] });
-  const app = createApp({ gateway, logger: options.logger, protocols, recoveryStore: options.recoveryStore, status, inspector, requestLogDirectory: options.requestLog?.directory });
+  const gateway = createGateway({ config: options.config, recoveries, recoveryStore: options.recoveryStore, keys: options.keys, logger: options.logger, protocols, observers: [status, ...(requestLog ? [requestLog.observer] : []), ...(inspector ? [inspector] : []), ...(options.observers ?? [])] });
+  const app = createApp({ gateway, logger: options.logger, protocols, recoveryStore: options.recoveryStore, status, inspector, requestLog: requestLog?.source });
   const host = options.host ?? options.config.server.host;
   const requestedPort = options.port ?? options.config.server.port;
   const listener = await listen(toNodeHandler(app), {
@@ -96,7 +104,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     port,
     portChanged: requestedPort !== 0 && port !== requestedPort,
     gateway,
-    requestLog: requestLog?.writer,
+    requestLog: requestLog?.sink,
     close(graceMs = options.config.server.shutdownGraceMs) {
       closing ??= (async () => {
         watcher?.close();
@@ -105,7 +113,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         // An open inspector page's feed would hold the close open for as long as the page stays.
         inspector?.close();
         const result = await gateway.shutdown(graceMs);
-        await requestLog?.writer.close();
+        await requestLog?.sink.close();
+        await requestLog?.source.close();
         await listener.close();
         await options.recoveryStore.close();
         return result;
@@ -115,14 +124,20 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
 }
 
-function createRequestLog(options: { directory: string; bodies?: boolean }, config: GatewayConfig, logger: GatewayLogger, getConfig: () => GatewayConfig) {
-  const writer = new RequestLogWriter({
-    directory: options.directory,
-    maxAgeMs: config.log.maxAgeMs,
-    maxBytes: config.log.maxBytes,
-    onError: (error) => logger.warn(`request log: ${(error as Error).message ?? String(error)}`),
-  });
-  return { writer, observer: new RequestLogObserver({ writer, getConfig, bodies: options.bodies }) };
+function createRequestLog(options: NonNullable<StartServerOptions['requestLog']>, config: GatewayConfig, logger: GatewayLogger, getConfig: () => GatewayConfig) {
+  const stores =
+    'directory' in options
+      ? {
+          sink: new RequestLogWriter({
+            directory: options.directory,
+            maxAgeMs: config.log.maxAgeMs,
+            maxBytes: config.log.maxBytes,
+            onError: (error) => logger.warn(`request log: ${(error as Error).message ?? String(error)}`),
+          }),
+          source: fileRequestLogSource(options.directory),
+        }
+      : options;
+  return { sink: stores.sink, source: stores.source, observer: new RequestLogObserver({ writer: stores.sink, getConfig, bodies: options.bodies }) };
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);

@@ -37,6 +37,35 @@ const MIGRATIONS: readonly string[] = [
   // learn of each other's resumable records.
   `ALTER TABLE switchyard_recoveries ADD COLUMN lease_expires_at timestamptz;
    CREATE INDEX switchyard_recoveries_by_update ON switchyard_recoveries (updated_at);`,
+  // 3: the request log, one row per entry: the entry as `gateway logs --json` prints it, the
+  // columns `gateway usage` sums beside it, and the bodies when `log.bodies` is on.
+  `CREATE TABLE switchyard_request_log (
+     seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     time timestamptz NOT NULL,
+     user_name text NOT NULL,
+     protocol text NOT NULL,
+     upstream text,
+     input_tokens bigint,
+     output_tokens bigint,
+     cached_tokens bigint,
+     cost_usd double precision,
+     entry text NOT NULL,
+     bodies text
+   );
+   CREATE INDEX switchyard_request_log_by_time ON switchyard_request_log (time);`,
+  // 4: the key pools' state shared by the instances: keys set aside (401/403) and rate-limit
+  // rests (429), by provider, by the provider's config as read (a changed config starts afresh)
+  // and by a hash of the key, never the key itself.
+  `CREATE TABLE switchyard_key_states (
+     provider text NOT NULL,
+     config_hash text NOT NULL,
+     key_hash text NOT NULL,
+     set_aside boolean NOT NULL DEFAULT false,
+     resting_until timestamptz,
+     updated_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (provider, config_hash, key_hash)
+   );
+   CREATE INDEX switchyard_key_states_by_update ON switchyard_key_states (updated_at);`,
 ];
 
 /** The version a database is at once `migratePostgres` has run. */

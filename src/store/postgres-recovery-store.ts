@@ -1,12 +1,12 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { assertStorableRecord } from '../recoveries/assert-storable-record.js';
-import { isStorableRequestId, type InterruptedReason, type RecoveryRecord, type RecoveryState, type RecoverySummary } from '../recoveries/recovery-record.js';
+import { isStorableRequestId, type RecoveryRecord, type RecoverySummary } from '../recoveries/recovery-record.js';
 import { RecoveryStoreError } from '../recoveries/recovery-store-error.js';
 import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import { DEFAULT_MAX_AGE_MS, DEFAULT_MAX_RECORDS } from '../recoveries/retention.js';
-import type { Protocol } from '../core/protocol.js';
-import { redactDatabaseText, redactDatabaseUrl } from './database-url.js';
-import { migratePostgres } from './postgres-migrations.js';
+import { redactDatabaseUrl } from './database-url.js';
+import { openPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
+import { EXPIRED, LEASE_ERROR, LEASE_VALUE, recordValues, SUMMARY_COLUMNS, toRecord, toSummary, type RecordRow, type SummaryRow } from './postgres-recovery-rows.js';
 import { isDatabaseUnavailable, PENDING_RECORDS_LIMIT, PendingRecordWrites, type PendingKind } from './pending-record-writes.js';
 
 export interface PostgresRecoveryStoreOptions {
@@ -39,35 +39,6 @@ const RESUMABLE_OVERLAP_MS = 5000;
 
 export const DEFAULT_DRAIN_LEASE_MS = 30_000;
 
-// A draining record whose lease ran out: its instance stopped (killed, crashed) mid-drain.
-const EXPIRED = "(state = 'draining' AND lease_expires_at < now())";
-const LEASE_ERROR = 'The gateway instance draining this response stopped before its end; the response holds what had arrived.';
-
-const SUMMARY_COLUMNS = `request_id, created_at,
-  CASE WHEN ${EXPIRED} THEN 'server_shutdown' ELSE interrupted_reason END AS interrupted_reason,
-  CASE WHEN ${EXPIRED} THEN 'complete' ELSE state END AS state,
-  user_name, model, protocol, provider, resumed_by, request_body_hash, response_body_size`;
-
-interface SummaryRow {
-  request_id: string;
-  created_at: number;
-  interrupted_reason: InterruptedReason;
-  state: RecoveryState;
-  user_name: string;
-  model: string;
-  protocol: Protocol;
-  provider: string;
-  resumed_by: string | null;
-  request_body_hash: string;
-  response_body_size: number;
-}
-
-interface RecordRow extends SummaryRow {
-  error_message: string | null;
-  response_body: string;
-  request_body: string;
-}
-
 /**
  * The recoveries store on PostgreSQL (docs/team.md), shared by every instance on the database.
  * The same contract as the file store (recovery-store.ts). A record's writes touch its own rows
@@ -81,56 +52,225 @@ interface RecordRow extends SummaryRow {
  * written when it is back: the gateway's requests never wait for it.
  */
 export async function openPostgresRecoveryStore(options: PostgresRecoveryStoreOptions): Promise<RecoveryStore> {
-  const location = redactDatabaseUrl(options.url);
   const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
-  const maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
-  const maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
-  const now = options.now ?? Date.now;
-  const leaseMs = options.drainLeaseMs ?? DEFAULT_DRAIN_LEASE_MS;
-  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, connectionTimeoutMillis: 10_000 });
-  // An idle connection the server drops (a restart) must not end the process; the next query reconnects.
-  pool.on('error', (error) => log(`recoveries database ${location}: ${redactDatabaseText(error.message, options.url)}`));
-  let closed = false;
+  let database: PostgresDatabase;
+  try {
+    database = await openPostgresDatabase({ url: options.url, maxConnections: options.maxConnections ?? 10, log, purpose: 'recoveries' });
+  } catch (error) {
+    throw new RecoveryStoreError('STORE_IO', `Cannot prepare the recoveries database ${redactDatabaseUrl(options.url)}: ${(error as Error).message}.`, { cause: error });
+  }
+  return new PostgresRecoveryStore(database, options, log);
+}
 
-  const fail = (error: unknown, action: string): RecoveryStoreError => {
-    if (RecoveryStoreError.is(error)) return error;
-    const detail = redactDatabaseText(error instanceof Error ? error.message : String(error), options.url);
-    // The driver's error could carry connection details; the cause keeps only the redacted text.
-    return new RecoveryStoreError('STORE_IO', `Cannot ${action} the recoveries database ${location}: ${detail}.`, { cause: new Error(detail) });
-  };
-  const run = async <T>(action: string, work: () => Promise<T>): Promise<T> => {
-    if (closed) throw new RecoveryStoreError('STORE_CLOSED', `The recoveries store ${location} is closed.`);
+class PostgresRecoveryStore implements RecoveryStore {
+  readonly location: string;
+  readonly #database: PostgresDatabase;
+  readonly #pool: pg.Pool;
+  readonly #log: (message: string) => void;
+  readonly #maxRecords: number;
+  readonly #maxAgeMs: number;
+  readonly #now: () => number;
+  readonly #leaseMs: number;
+  readonly #resumablePollMs: number;
+  readonly #pending: PendingRecordWrites;
+  /** The records this instance drains, whose leases it renews together. */
+  readonly #draining = new Set<string>();
+  readonly #renewal: NodeJS.Timeout;
+  #watching: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(database: PostgresDatabase, options: PostgresRecoveryStoreOptions, log: (message: string) => void) {
+    this.#database = database;
+    this.#pool = database.pool;
+    this.location = database.location;
+    this.#log = log;
+    this.#maxRecords = options.maxRecords ?? DEFAULT_MAX_RECORDS;
+    this.#maxAgeMs = options.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.#now = options.now ?? Date.now;
+    this.#leaseMs = options.drainLeaseMs ?? DEFAULT_DRAIN_LEASE_MS;
+    this.#resumablePollMs = options.resumablePollMs ?? 1000;
+    this.#pending = new PendingRecordWrites({
+      write: (record, kind) => (kind === 'add' ? this.#addNow(record) : this.#replaceNow(record).then(() => undefined)),
+      log: (message) => this.#logRedacted(message),
+      limit: options.pendingLimit ?? PENDING_RECORDS_LIMIT,
+      retryMs: 1000,
+    });
+    this.#renewal = setInterval(() => this.#renewLeases(), Math.max(10, Math.floor(this.#leaseMs / RENEWALS_PER_LEASE)));
+    this.#renewal.unref();
+  }
+
+  add(record: RecoveryRecord): Promise<void> {
+    return this.#run('write to', async () => {
+      assertStorableRecord(record);
+      this.#track(record);
+      await this.#write(record, 'add');
+    });
+  }
+
+  // The request body of a stored id does not change: only the summary and the response are written.
+  replace(record: RecoveryRecord): Promise<boolean> {
+    return this.#run('write to', async () => {
+      assertStorableRecord(record);
+      this.#track(record);
+      return this.#write(record, 'replace');
+    });
+  }
+
+  watchResumable(listener: (summaries: RecoverySummary[]) => void, pollMs = this.#resumablePollMs): void {
+    let since: Date | undefined;
+    let polling = false;
+    const poll = async (): Promise<void> => {
+      if (polling || this.#closed) return;
+      polling = true;
+      try {
+        const clock = await this.#pool.query<{ at: Date }>('SELECT now() AS at');
+        const from = since ?? new Date(clock.rows[0].at.getTime() - RESUMABLE_OVERLAP_MS);
+        // Complete answers, and drains still running on a live instance (a retry here waits for them).
+        const { rows } = await this.#pool.query<SummaryRow>(
+          `SELECT ${SUMMARY_COLUMNS} FROM switchyard_recoveries
+           WHERE updated_at >= $1 AND interrupted_reason = 'client_disconnected' AND resumed_by IS NULL AND error_message IS NULL
+             AND (state = 'complete' OR (state = 'draining' AND lease_expires_at >= now()))
+           ORDER BY created_at ASC, seq ASC`,
+          [from],
+        );
+        since = new Date(clock.rows[0].at.getTime() - RESUMABLE_OVERLAP_MS);
+        if (rows.length > 0) listener(rows.map(toSummary));
+      } catch (error) {
+        this.#logRedacted(`could not look for resumable records on ${this.location}: ${(error as Error).message}`);
+      } finally {
+        polling = false;
+      }
+    };
+    clearInterval(this.#watching);
+    this.#watching = setInterval(() => void poll(), pollMs);
+    this.#watching.unref();
+  }
+
+  // One conditional update: of two instances answering retries from one record at once, one wins.
+  markResumed(requestId: string, resumedBy: string, user?: string): Promise<boolean> {
+    return this.#run('write to', async () => {
+      if (!isStorableRequestId(requestId)) return false;
+      const result = await this.#pool.query(
+        `UPDATE switchyard_recoveries SET resumed_by = $2, updated_at = now() WHERE request_id = $1 AND resumed_by IS NULL${userClause(user, 3)}`,
+        user === undefined ? [requestId, resumedBy] : [requestId, resumedBy, user],
+      );
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  list(user?: string): Promise<RecoverySummary[]> {
+    return this.#run('read', async () => {
+      const { rows } = await this.#pool.query<SummaryRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM switchyard_recoveries WHERE true${userClause(user, 1)} ORDER BY created_at DESC, seq ASC`,
+        user === undefined ? [] : [user],
+      );
+      return rows.map(toSummary);
+    });
+  }
+
+  get(requestId: string, user?: string): Promise<RecoveryRecord | undefined> {
+    return this.#run('read', async () => {
+      if (!isStorableRequestId(requestId)) return undefined;
+      const { rows } = await this.#pool.query<RecordRow>(
+        `SELECT ${SUMMARY_COLUMNS}, CASE WHEN ${EXPIRED} THEN $${user === undefined ? 2 : 3} ELSE error_message END AS error_message,
+           response_body, r.body AS request_body
+         FROM switchyard_recoveries JOIN switchyard_recovery_requests r USING (request_id)
+         WHERE request_id = $1${userClause(user, 2)}`,
+        user === undefined ? [requestId, LEASE_ERROR] : [requestId, user, LEASE_ERROR],
+      );
+      return rows[0] && toRecord(rows[0]);
+    });
+  }
+
+  lookup(requestBodyHash: string, user?: string): Promise<RecoverySummary[]> {
+    return this.#run('read', async () => {
+      const { rows } = await this.#pool.query<SummaryRow>(
+        `SELECT ${SUMMARY_COLUMNS} FROM switchyard_recoveries WHERE request_body_hash = $1${userClause(user, 2)} ORDER BY created_at DESC, seq ASC`,
+        user === undefined ? [requestBodyHash] : [requestBodyHash, user],
+      );
+      return rows.map(toSummary);
+    });
+  }
+
+  remove(requestId: string, user?: string): Promise<boolean> {
+    return this.#run('write to', async () => {
+      if (!isStorableRequestId(requestId)) return false;
+      this.#draining.delete(requestId);
+      const result = await this.#pool.query(`DELETE FROM switchyard_recoveries WHERE request_id = $1${userClause(user, 2)}`, user === undefined ? [requestId] : [requestId, user]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  removeAll(user?: string, removeOptions: { dryRun?: boolean } = {}): Promise<number> {
+    return this.#run(removeOptions.dryRun ? 'read' : 'write to', async () => {
+      const values = user === undefined ? [] : [user];
+      if (removeOptions.dryRun) {
+        const { rows } = await this.#pool.query<{ count: string }>(`SELECT count(*) AS count FROM switchyard_recoveries WHERE true${userClause(user, 1)}`, values);
+        return Number(rows[0]?.count ?? 0);
+      }
+      const result = await this.#pool.query(`DELETE FROM switchyard_recoveries WHERE true${userClause(user, 1)}`, values);
+      return result.rowCount ?? 0;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    clearInterval(this.#renewal);
+    clearInterval(this.#watching);
+    this.#pending.stop();
+    if (this.#pending.size > 0) await this.#pending.flush();
+    if (this.#pending.size > 0) this.#log(`LOST ${this.#pending.size} recovery record(s): the recoveries database ${this.location} was still unreachable when the gateway stopped`);
+    this.#closed = true;
+    await this.#database.close();
+  }
+
+  async #run<T>(action: string, work: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new RecoveryStoreError('STORE_CLOSED', `The recoveries store ${this.location} is closed.`);
     try {
       return await work();
     } catch (error) {
-      throw fail(error, action);
+      if (RecoveryStoreError.is(error)) throw error;
+      const detail = this.#database.describe(error);
+      // The driver's error could carry connection details; the cause keeps only the redacted text.
+      throw new RecoveryStoreError('STORE_IO', `Cannot ${action} the recoveries database ${this.location}: ${detail}.`, { cause: new Error(detail) });
     }
-  };
-
-  try {
-    await migratePostgres(pool);
-  } catch (error) {
-    await pool.end().catch(() => undefined);
-    throw fail(error, 'prepare');
   }
 
-  const prune = async (client: pg.PoolClient): Promise<void> => {
-    if (maxAgeMs > 0 && Number.isFinite(maxAgeMs)) {
-      await client.query('DELETE FROM switchyard_recoveries WHERE created_at < $1::double precision', [(now() - maxAgeMs) / 1000]);
+  #logRedacted(message: string): void {
+    this.#log(this.#database.redact(message));
+  }
+
+  #track(record: RecoveryRecord): void {
+    if (record.state === 'draining') this.#draining.add(record.request_id);
+    else this.#draining.delete(record.request_id);
+  }
+
+  #renewLeases(): void {
+    if (this.#draining.size === 0) return;
+    this.#pool
+      .query(`UPDATE switchyard_recoveries SET lease_expires_at = now() + $2::double precision * interval '1 millisecond' WHERE request_id = ANY($1::text[]) AND state = 'draining'`, [[...this.#draining], this.#leaseMs])
+      .catch((error: unknown) => this.#logRedacted(`could not renew the leases of ${this.#draining.size} draining record(s) on ${this.location}: ${(error as Error).message}`));
+  }
+
+  /** Writes the record, or keeps it for later when the database cannot be reached. */
+  async #write(record: RecoveryRecord, kind: PendingKind): Promise<boolean> {
+    if (this.#pending.has(record.request_id)) return this.#pending.keep(record, kind);
+    try {
+      if (kind === 'add') {
+        await this.#addNow(record);
+        return true;
+      }
+      return await this.#replaceNow(record);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const kept = this.#pending.keep(record, kind);
+      if (kept) this.#logRedacted(`recoveries database ${this.location} unreachable (${(error as Error).message}): record ${record.request_id} kept in memory until it is back (${this.#pending.size} waiting)`);
+      return kept;
     }
-    // The newest maxRecords stay: the one just past them is found through the index on
-    // (created_at, seq), and it and everything older go. No count of the table.
-    await client.query(
-      `WITH edge AS (SELECT created_at, seq FROM switchyard_recoveries ORDER BY created_at DESC, seq DESC OFFSET $1 LIMIT 1)
-       DELETE FROM switchyard_recoveries t USING edge WHERE (t.created_at, t.seq) <= (edge.created_at, edge.seq)`,
-      [Math.max(0, maxRecords)],
-    );
-  };
+  }
 
-  const userClause = (user: string | undefined, position: number): string => (user === undefined ? '' : ` AND user_name = $${position}`);
-
-  const addNow = async (record: RecoveryRecord): Promise<void> => {
-    const client = await pool.connect();
+  async #addNow(record: RecoveryRecord): Promise<void> {
+    const client = await this.#pool.connect();
     try {
       await client.query('BEGIN');
       await client.query(
@@ -140,13 +280,13 @@ export async function openPostgresRecoveryStore(options: PostgresRecoveryStoreOp
          ON CONFLICT (request_id) DO UPDATE SET created_at = $2, interrupted_reason = $3, state = $4, user_name = $5, model = $6,
            protocol = $7, provider = $8, error_message = $9, resumed_by = $10, request_body_hash = $11, response_body_size = $12,
            response_body = $13, lease_expires_at = ${LEASE_VALUE}, updated_at = now()`,
-        recordValues(record, leaseMs),
+        recordValues(record, this.#leaseMs),
       );
       await client.query(
         'INSERT INTO switchyard_recovery_requests (request_id, body) VALUES ($1, $2) ON CONFLICT (request_id) DO UPDATE SET body = $2',
         [record.request_id, record.request.body_raw],
       );
-      await prune(client);
+      await this.#prune(client);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -154,236 +294,33 @@ export async function openPostgresRecoveryStore(options: PostgresRecoveryStoreOp
     } finally {
       client.release();
     }
-  };
+  }
 
-  const replaceNow = async (record: RecoveryRecord): Promise<boolean> => {
-    const result = await pool.query(
+  async #replaceNow(record: RecoveryRecord): Promise<boolean> {
+    const result = await this.#pool.query(
       `UPDATE switchyard_recoveries SET created_at = $2, interrupted_reason = $3, state = $4, user_name = $5, model = $6, protocol = $7,
          provider = $8, error_message = $9, resumed_by = $10, request_body_hash = $11, response_body_size = $12, response_body = $13,
          lease_expires_at = ${LEASE_VALUE}, updated_at = now()
        WHERE request_id = $1`,
-      recordValues(record, leaseMs),
+      recordValues(record, this.#leaseMs),
     );
     return (result.rowCount ?? 0) > 0;
-  };
+  }
 
-  const logRedacted = (message: string): void => log(redactDatabaseText(message, options.url));
-  const pending = new PendingRecordWrites({
-    write: async (record: RecoveryRecord, kind: PendingKind) => {
-      if (kind === 'add') await addNow(record);
-      else await replaceNow(record);
-    },
-    log: logRedacted,
-    limit: options.pendingLimit ?? PENDING_RECORDS_LIMIT,
-    retryMs: 1000,
-  });
-  /** Writes the record, or keeps it for later when the database cannot be reached. */
-  const write = async (record: RecoveryRecord, kind: PendingKind): Promise<boolean> => {
-    if (pending.has(record.request_id)) return pending.keep(record, kind);
-    try {
-      if (kind === 'add') {
-        await addNow(record);
-        return true;
-      }
-      return await replaceNow(record);
-    } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      const kept = pending.keep(record, kind);
-      if (kept) logRedacted(`recoveries database ${location} unreachable (${(error as Error).message}): record ${record.request_id} kept in memory until it is back (${pending.size} waiting)`);
-      return kept;
+  async #prune(client: pg.PoolClient): Promise<void> {
+    if (this.#maxAgeMs > 0 && Number.isFinite(this.#maxAgeMs)) {
+      await client.query('DELETE FROM switchyard_recoveries WHERE created_at < $1::double precision', [(this.#now() - this.#maxAgeMs) / 1000]);
     }
-  };
-
-  // Leases of the records this instance drains, renewed together.
-  const draining = new Set<string>();
-  const track = (record: RecoveryRecord): void => {
-    if (record.state === 'draining') draining.add(record.request_id);
-    else draining.delete(record.request_id);
-  };
-  const renewal = setInterval(() => {
-    if (draining.size === 0) return;
-    pool
-      .query(`UPDATE switchyard_recoveries SET lease_expires_at = now() + $2::double precision * interval '1 millisecond' WHERE request_id = ANY($1::text[]) AND state = 'draining'`, [[...draining], leaseMs])
-      .catch((error: unknown) => logRedacted(`could not renew the leases of ${draining.size} draining record(s) on ${location}: ${(error as Error).message}`));
-  }, Math.max(10, Math.floor(leaseMs / RENEWALS_PER_LEASE)));
-  renewal.unref();
-
-  let watching: NodeJS.Timeout | undefined;
-
-  return {
-    location,
-
-    add: (record) =>
-      run('write to', async () => {
-        assertStorableRecord(record);
-        track(record);
-        await write(record, 'add');
-      }),
-
-    // The request body of a stored id does not change: only the summary and the response are written.
-    replace: (record) =>
-      run('write to', async () => {
-        assertStorableRecord(record);
-        track(record);
-        return write(record, 'replace');
-      }),
-
-    watchResumable(listener, pollMs = options.resumablePollMs ?? 1000) {
-      let since: Date | undefined;
-      let polling = false;
-      const poll = async (): Promise<void> => {
-        if (polling || closed) return;
-        polling = true;
-        try {
-          const clock = await pool.query<{ at: Date }>('SELECT now() AS at');
-          const from = since ?? new Date(clock.rows[0].at.getTime() - RESUMABLE_OVERLAP_MS);
-          const { rows } = await pool.query<SummaryRow>(
-            `SELECT ${SUMMARY_COLUMNS} FROM switchyard_recoveries
-             WHERE updated_at >= $1 AND state = 'complete' AND interrupted_reason = 'client_disconnected' AND resumed_by IS NULL AND error_message IS NULL
-             ORDER BY created_at ASC, seq ASC`,
-            [from],
-          );
-          since = new Date(clock.rows[0].at.getTime() - RESUMABLE_OVERLAP_MS);
-          if (rows.length > 0) listener(rows.map(toSummary));
-        } catch (error) {
-          logRedacted(`could not look for resumable records on ${location}: ${(error as Error).message}`);
-        } finally {
-          polling = false;
-        }
-      };
-      clearInterval(watching);
-      watching = setInterval(() => void poll(), pollMs);
-      watching.unref();
-    },
-
-    markResumed: (requestId, resumedBy, user) =>
-      run('write to', async () => {
-        if (!isStorableRequestId(requestId)) return false;
-        const result = await pool.query(
-          `UPDATE switchyard_recoveries SET resumed_by = $2, updated_at = now() WHERE request_id = $1${userClause(user, 3)}`,
-          user === undefined ? [requestId, resumedBy] : [requestId, resumedBy, user],
-        );
-        return (result.rowCount ?? 0) > 0;
-      }),
-
-    list: (user) =>
-      run('read', async () => {
-        const { rows } = await pool.query<SummaryRow>(
-          `SELECT ${SUMMARY_COLUMNS} FROM switchyard_recoveries WHERE true${userClause(user, 1)} ORDER BY created_at DESC, seq ASC`,
-          user === undefined ? [] : [user],
-        );
-        return rows.map(toSummary);
-      }),
-
-    get: (requestId, user) =>
-      run('read', async () => {
-        if (!isStorableRequestId(requestId)) return undefined;
-        const { rows } = await pool.query<RecordRow>(
-          `SELECT ${SUMMARY_COLUMNS}, CASE WHEN ${EXPIRED} THEN $${user === undefined ? 2 : 3} ELSE error_message END AS error_message,
-             response_body, r.body AS request_body
-           FROM switchyard_recoveries JOIN switchyard_recovery_requests r USING (request_id)
-           WHERE request_id = $1${userClause(user, 2)}`,
-          user === undefined ? [requestId, LEASE_ERROR] : [requestId, user, LEASE_ERROR],
-        );
-        return rows[0] && toRecord(rows[0]);
-      }),
-
-    lookup: (requestBodyHash, user) =>
-      run('read', async () => {
-        const { rows } = await pool.query<SummaryRow>(
-          `SELECT ${SUMMARY_COLUMNS} FROM switchyard_recoveries WHERE request_body_hash = $1${userClause(user, 2)} ORDER BY created_at DESC, seq ASC`,
-          user === undefined ? [requestBodyHash] : [requestBodyHash, user],
-        );
-        return rows.map(toSummary);
-      }),
-
-    remove: (requestId, user) =>
-      run('write to', async () => {
-        if (!isStorableRequestId(requestId)) return false;
-        draining.delete(requestId);
-        const result = await pool.query(`DELETE FROM switchyard_recoveries WHERE request_id = $1${userClause(user, 2)}`, user === undefined ? [requestId] : [requestId, user]);
-        return (result.rowCount ?? 0) > 0;
-      }),
-
-    removeAll: (user, removeOptions = {}) =>
-      run(removeOptions.dryRun ? 'read' : 'write to', async () => {
-        const values = user === undefined ? [] : [user];
-        if (removeOptions.dryRun) {
-          const { rows } = await pool.query<{ count: string }>(`SELECT count(*) AS count FROM switchyard_recoveries WHERE true${userClause(user, 1)}`, values);
-          return Number(rows[0]?.count ?? 0);
-        }
-        const result = await pool.query(`DELETE FROM switchyard_recoveries WHERE true${userClause(user, 1)}`, values);
-        return result.rowCount ?? 0;
-      }),
-
-    async close() {
-      if (closed) return;
-      clearInterval(renewal);
-      clearInterval(watching);
-      pending.stop();
-      if (pending.size > 0) await pending.flush();
-      if (pending.size > 0) log(`LOST ${pending.size} recovery record(s): the recoveries database ${location} was still unreachable when the gateway stopped`);
-      closed = true;
-      // Waits for the queries in flight, then closes every connection.
-      await pool.end();
-    },
-  };
+    // The newest maxRecords stay: the one just past them is found through the index on
+    // (created_at, seq), and it and everything older go. No count of the table.
+    await client.query(
+      `WITH edge AS (SELECT created_at, seq FROM switchyard_recoveries ORDER BY created_at DESC, seq DESC OFFSET $1 LIMIT 1)
+       DELETE FROM switchyard_recoveries t USING edge WHERE (t.created_at, t.seq) <= (edge.created_at, edge.seq)`,
+      [Math.max(0, this.#maxRecords)],
+    );
+  }
 }
 
-// $4 is the state, $14 the lease in milliseconds (recordValues).
-const LEASE_VALUE = "CASE WHEN $4 = 'draining' THEN now() + $14::double precision * interval '1 millisecond' END";
-
-function recordValues(record: RecoveryRecord, leaseMs: number): unknown[] {
-  return [
-    record.request_id,
-    record.created_at,
-    record.interrupted_reason,
-    record.state,
-    record.user,
-    record.model,
-    record.protocol,
-    record.provider,
-    record.error_message ?? null,
-    record.resumed_by ?? null,
-    record.request.request_body_hash,
-    record.response.response_body_size,
-    record.response.body_raw,
-    leaseMs,
-  ];
-}
-
-function toSummary(row: SummaryRow): RecoverySummary {
-  const summary: RecoverySummary = {
-    request_id: row.request_id,
-    created_at: row.created_at,
-    interrupted_reason: row.interrupted_reason,
-    state: row.state,
-    request_body_hash: row.request_body_hash,
-    user: row.user_name,
-    model: row.model,
-    protocol: row.protocol,
-    provider: row.provider,
-    response_body_size: row.response_body_size,
-  };
-  if (row.resumed_by !== null) summary.resumed_by = row.resumed_by;
-  return summary;
-}
-
-/** The same record the file store returns: optional fields absent, not null, in the same key order. */
-function toRecord(row: RecordRow): RecoveryRecord {
-  const record: RecoveryRecord = {
-    request_id: row.request_id,
-    created_at: row.created_at,
-    interrupted_reason: row.interrupted_reason,
-    state: row.state,
-    user: row.user_name,
-    model: row.model,
-    protocol: row.protocol,
-    provider: row.provider,
-    request: { body_raw: row.request_body, request_body_hash: row.request_body_hash },
-    response: { body_raw: row.response_body, response_body_size: row.response_body_size },
-  };
-  if (row.error_message !== null) record.error_message = row.error_message;
-  if (row.resumed_by !== null) record.resumed_by = row.resumed_by;
-  return record;
+function userClause(user: string | undefined, position: number): string {
+  return user === undefined ? '' : ` AND user_name = $${position}`;
 }

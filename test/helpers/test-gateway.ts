@@ -7,6 +7,7 @@ import type { GenerationObserver } from '../../src/gateway/generation-outcome.js
 import type { InterruptedGeneration, RecoverySink } from '../../src/gateway/recovery-sink.js';
 import { createStoreRecoverySink } from '../../src/gateway/store-recovery-sink.js';
 import { openRecoveryStore, type FileRecoveryStore } from '../../src/recoveries/recovery-store.js';
+import type { RequestLogSink, RequestLogSource } from '../../src/log/request-log-store.js';
 import { createLogger } from '../../src/server/create-logger.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 
@@ -21,7 +22,7 @@ export interface TestGateway {
   /** Settles when the next drain's record has been opened (state "draining"), as the gateway handed it over. */
   nextDraining(): Promise<InterruptedGeneration>;
   logs: string[];
-  /** Where the server keeps its request log (`requestLog` option). */
+  /** Where the server keeps its request log, unless `requestLog` names another store. */
   logDirectory: string;
   close(): Promise<void>;
 }
@@ -31,7 +32,10 @@ export interface TestGateway {
  * environment (no provider is created from the machine's variables), with a recoveries store in a
  * fresh temporary folder.
  */
-export async function startTestGateway(rawConfig: Record<string, unknown> = {}, options: { observers?: GenerationObserver[]; logBodies?: boolean } = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  rawConfig: Record<string, unknown> = {},
+  options: { observers?: GenerationObserver[]; logBodies?: boolean; requestLog?: { sink: RequestLogSink; source: RequestLogSource } } = {},
+): Promise<TestGateway> {
   const config = parseConfig(rawConfig, {});
   const home = mkdtempSync(join(tmpdir(), 'switchyard-test-'));
   const store = await openRecoveryStore({ directory: join(home, 'recoveries') });
@@ -60,7 +64,7 @@ export async function startTestGateway(rawConfig: Record<string, unknown> = {}, 
     },
   };
   const logs: string[] = [];
-  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0, observers: options.observers, requestLog: { directory: join(home, 'log'), bodies: options.logBodies } });
+  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0, observers: options.observers, requestLog: Object.assign(options.requestLog ?? { directory: join(home, 'log') }, { bodies: options.logBodies }) });
   return {
     url: server.url,
     server,

@@ -5,7 +5,7 @@ import { HTTPResponse, type H3, type H3Event } from 'h3';
 import { GatewayError } from '../../core/gateway-error.js';
 import { redactSecrets } from '../../core/redact-secrets.js';
 import type { Gateway } from '../../gateway/create-gateway.js';
-import { readRequestLog } from '../../log/request-log.js';
+import type { RequestLogSource } from '../../log/request-log-store.js';
 import { toApiSummary, toRecoveryDetail } from '../../recoveries/recoveries-api.js';
 import type { RecoveryStore } from '../../recoveries/recovery-store.js';
 import type { ProtocolDescriptor } from '../../protocols/protocol-descriptor.js';
@@ -21,8 +21,8 @@ export interface InspectorRoutesOptions {
   /** The requests kept for the page; none when `inspector.keep` is 0. */
   inspector: InspectorObserver | undefined;
   recoveryStore: RecoveryStore;
-  /** Where the request log is, for the usage chart; none: the chart is empty. */
-  requestLogDirectory: string | undefined;
+  /** The request log, for the usage chart; none: the chart is empty. */
+  requestLog: RequestLogSource | undefined;
   places: KeyPlaces;
   /** Whose error envelope the API's errors come in (it belongs to no protocol). */
   errors: ProtocolDescriptor;
@@ -157,7 +157,7 @@ export function registerInspectorRoutes(app: H3, options: InspectorRoutesOptions
       const days = event.url.searchParams.get('days') === '30' ? 30 : 7;
       const now = Date.now();
       const since = (Math.floor(now / DAY_MS) - days + 1) * DAY_MS;
-      const entries = options.requestLogDirectory === undefined ? [] : await readRequestLog(options.requestLogDirectory, { since });
+      const entries = options.requestLog === undefined ? [] : await options.requestLog.read({ since });
       const visible = viewer.user === undefined ? entries : entries.filter((entry) => entry.user === viewer.user);
       return jsonResponse(event, summarizeUsageByDay(visible, days, now));
     }),

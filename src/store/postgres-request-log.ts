@@ -1,0 +1,291 @@
+import type pg from 'pg';
+import { UsageTally, type UsageFields, type UsageGrouping, type UsageReport } from '../log/aggregate-usage.js';
+import { ByteBatch } from '../log/byte-batch.js';
+import { parseEntry, type RequestLogEntry } from '../log/request-log.js';
+import type { RequestLogFollowing, RequestLogSink, RequestLogSource } from '../log/request-log-store.js';
+import type { RequestLogBodies } from '../log/request-log-writer.js';
+import { openPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
+import { isDatabaseUnavailable } from './pending-record-writes.js';
+
+export interface PostgresRequestLogOptions {
+  url: string;
+  /** Entries older than this are removed (config `log.maxDays`). */
+  maxAgeMs: number;
+  /** The table is kept under about this size (config `log.maxMb`). */
+  maxBytes: number;
+  /** Failures, the loss of entries included; already redacted. */
+  log: (message: string) => void;
+}
+
+/** How long entries wait to be written: one insert per this many ms under load, not one per request. */
+const FLUSH_DELAY_MS = 100;
+/** How soon a batch the database could not take is tried again. */
+const RETRY_DELAY_MS = 1000;
+/** Bytes waiting beyond this many are dropped, and the loss logged: a database away for long must not grow the memory. */
+const MAX_PENDING_BYTES = 64 * 2 ** 20;
+/** How often the log is pruned while the server runs. */
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+/** Rows a follower looks back over for entries committed after later ones (another instance's insert). */
+const FOLLOW_LOOKBACK_ROWS = 1000;
+
+/**
+ * Every line of the entries batch and the bodies batch becomes a row, in the lines' order. The
+ * database parses the JSON and fills the columns usage sums: the gateway only queues bytes
+ * (`ByteBatch`, as the file writer does), whatever the number of entries.
+ */
+const INSERT_BATCH = `
+  WITH lines AS (
+    SELECT line, line::json AS e, n FROM unnest(string_to_array($1, E'\\n')) WITH ORDINALITY AS t(line, n) WHERE line <> ''
+  ), bodies AS (
+    SELECT DISTINCT ON (id) line::json ->> 'request_id' AS id, line FROM unnest(string_to_array($2, E'\\n')) AS t(line) WHERE line <> ''
+  )
+  INSERT INTO switchyard_request_log (time, user_name, protocol, upstream, input_tokens, output_tokens, cached_tokens, cost_usd, entry, bodies)
+  SELECT (e ->> 'time')::timestamptz, e ->> 'user', e ->> 'protocol', e ->> 'upstream', (e ->> 'input_tokens')::bigint,
+    (e ->> 'output_tokens')::bigint, (e ->> 'cached_tokens')::bigint, (e ->> 'cost_usd')::double precision, lines.line, bodies.line
+  FROM lines LEFT JOIN bodies ON bodies.id = lines.e ->> 'request_id'
+  ORDER BY n`;
+
+/**
+ * The request log on the shared PostgreSQL database (docs/team.md): every instance appends to one
+ * table, and `gateway logs`, `gateway usage` and the inspector read all of it. Writing is as on
+ * files: queued off the request path, written in one insert every 100 ms. While the database cannot
+ * be reached, batches wait in memory (up to 64 MB) and are written when it is back; past that,
+ * or when the server stops first, the entries lost are logged as LOST.
+ */
+export async function openPostgresRequestLog(options: PostgresRequestLogOptions): Promise<PostgresRequestLog> {
+  const database = await openPostgresDatabase({ url: options.url, maxConnections: 2, log: options.log, purpose: 'request log' });
+  return new PostgresRequestLog(database, options);
+}
+
+export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
+  readonly location: string;
+  readonly #database: PostgresDatabase;
+  readonly #options: PostgresRequestLogOptions;
+  #entries = new ByteBatch();
+  #bodies = new ByteBatch();
+  /** Batches taken and not yet stored: the one being written, and those the database refused to take. */
+  #waiting: { entries: string; bodies: string; count: number; bytes: number }[] = [];
+  #waitingBytes = 0;
+  #queued = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  #unreachable = false;
+  #lastPrune = 0;
+
+  constructor(database: PostgresDatabase, options: PostgresRequestLogOptions) {
+    this.#database = database;
+    this.#options = options;
+    this.location = database.location;
+  }
+
+  append(entry: RequestLogEntry, bodies?: RequestLogBodies): void {
+    if (this.#waitingBytes + this.#entries.length + this.#bodies.length >= MAX_PENDING_BYTES) {
+      this.#options.log(`LOST request log entry ${entry.request_id}: the request log database ${this.location} has not taken the last ${this.#waitingBytes} bytes`);
+      return;
+    }
+    this.#entries.addLine(storable(JSON.stringify(entry)));
+    if (bodies) this.#bodies.addLine(storable(JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response })));
+    this.#queued += 1;
+    this.#schedule(FLUSH_DELAY_MS);
+  }
+
+  flush(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#queued > 0) {
+      const bytes = this.#entries.length + this.#bodies.length;
+      this.#waiting.push({ entries: this.#entries.take().toString('utf8'), bodies: this.#bodies.length > 0 ? this.#bodies.take().toString('utf8') : '', count: this.#queued, bytes });
+      this.#waitingBytes += bytes;
+      this.#queued = 0;
+    }
+    this.#writing = this.#writing.then(() => this.#writeWaiting());
+    return this.#writing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    const lost = this.#waiting.reduce((sum, batch) => sum + batch.count, 0);
+    if (lost > 0) this.#options.log(`LOST ${lost} request log entries: the request log database ${this.location} was still unreachable when the gateway stopped`);
+    this.#waiting = [];
+    await this.#database.close();
+  }
+
+  async read(options: { since?: number } = {}): Promise<RequestLogEntry[]> {
+    const { rows } = await queryRedacted<{ entry: string }>(this.#database, `SELECT entry FROM switchyard_request_log WHERE time >= $1 ORDER BY time, seq`, [sinceOf(options.since)]);
+    const entries: RequestLogEntry[] = [];
+    for (const row of rows) {
+      const entry = parseEntry(row.entry);
+      if (entry) entries.push(entry);
+    }
+    return entries;
+  }
+
+  async sumUsage(options: { since?: number; by: UsageGrouping }): Promise<UsageReport> {
+    // The summed columns only: the entries' text stays in the database.
+    const { rows } = await queryRedacted<UsageRowOfTable>(this.#database, 
+      `SELECT extract(epoch FROM time) * 1000 AS time_ms, user_name, protocol, upstream, input_tokens::float8 AS input_tokens,
+         output_tokens::float8 AS output_tokens, cached_tokens::float8 AS cached_tokens, cost_usd
+       FROM switchyard_request_log WHERE time >= $1 ORDER BY time, seq`,
+      [sinceOf(options.since)],
+    );
+    const tally = new UsageTally(options.by);
+    const fields: UsageFields = { time: '', user: '', protocol: '', upstream: null, input_tokens: null, output_tokens: null, cached_tokens: null, cost_usd: null };
+    for (const row of rows) {
+      fields.time = options.by === 'day' ? new Date(Number(row.time_ms)).toISOString() : '';
+      fields.user = row.user_name;
+      fields.protocol = row.protocol;
+      fields.upstream = row.upstream;
+      fields.input_tokens = row.input_tokens;
+      fields.output_tokens = row.output_tokens;
+      fields.cached_tokens = row.cached_tokens;
+      fields.cost_usd = row.cost_usd;
+      tally.add(fields);
+    }
+    return tally.report();
+  }
+
+  follow(): RequestLogFollowing {
+    return new PostgresLogFollower(this.#database);
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush();
+    }, delayMs);
+    // A pending write must not keep a finished process alive (`close` flushes it).
+    this.#timer.unref();
+  }
+
+  /** Writes the waiting batches in order; stops at the first the database cannot take, to try again later. */
+  async #writeWaiting(): Promise<void> {
+    while (this.#waiting.length > 0) {
+      const batch = this.#waiting[0];
+      try {
+        await this.#database.pool.query(INSERT_BATCH, [batch.entries, batch.bodies]);
+        if (this.#unreachable) this.#options.log(`the request log database ${this.location} is back: ${this.#waiting.length} waiting batch(es) written`);
+        this.#unreachable = false;
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) {
+          if (!this.#unreachable) this.#options.log(`request log database ${this.location} unreachable (${this.#database.describe(error)}): entries kept in memory until it is back`);
+          this.#unreachable = true;
+          this.#schedule(RETRY_DELAY_MS);
+          return;
+        }
+        // The database refused the rows themselves: trying them again would fail again.
+        this.#options.log(`LOST ${batch.count} request log entries: the request log database ${this.location} refused them (${this.#database.describe(error)})`);
+      }
+      this.#waiting.shift();
+      this.#waitingBytes -= batch.bytes;
+    }
+    await this.#pruneNow();
+  }
+
+  async #pruneNow(): Promise<void> {
+    const now = Date.now();
+    if (now - this.#lastPrune < PRUNE_INTERVAL_MS) return;
+    this.#lastPrune = now;
+    try {
+      await prunePostgresRequestLog(this.#database, { maxAgeMs: this.#options.maxAgeMs, maxBytes: this.#options.maxBytes });
+    } catch (error) {
+      this.#options.log(`could not prune the request log on ${this.location}: ${this.#database.describe(error)}`);
+    }
+  }
+}
+
+/**
+ * Removes the entries older than `maxAgeMs`, then, when the table is larger than `maxBytes`, the
+ * oldest share of rows that brings it back under (and a tenth more, so that it is not pruned again
+ * at once). The share is read off the identity column's range: no count of the table. The space
+ * freed is reused by later rows once PostgreSQL's autovacuum has passed.
+ */
+export async function prunePostgresRequestLog(database: PostgresDatabase, options: { maxAgeMs: number; maxBytes: number }): Promise<void> {
+  const pool = database.pool;
+  if (Number.isFinite(options.maxAgeMs)) await pool.query(`DELETE FROM switchyard_request_log WHERE time < now() - $1::double precision * interval '1 millisecond'`, [options.maxAgeMs]);
+  const { rows } = await pool.query<{ bytes: string; low: string | null; high: string | null }>(
+    `SELECT pg_total_relation_size('switchyard_request_log') AS bytes, min(seq) AS low, max(seq) AS high FROM switchyard_request_log`,
+  );
+  const bytes = Number(rows[0]?.bytes ?? 0);
+  if (bytes <= options.maxBytes || rows[0]?.low == null || rows[0]?.high == null) return;
+  const low = Number(rows[0].low);
+  const high = Number(rows[0].high);
+  const share = Math.min(1, 1 - options.maxBytes / bytes + 0.1);
+  await pool.query('DELETE FROM switchyard_request_log WHERE seq < $1', [Math.ceil(low + (high - low + 1) * share)]);
+}
+
+interface UsageRowOfTable {
+  time_ms: string;
+  user_name: string;
+  protocol: string;
+  upstream: string | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cached_tokens: number | null;
+  cost_usd: number | null;
+}
+
+/**
+ * Follows the table by its identity column. Two instances' inserts can commit out of order (a
+ * lower number after a higher one was read), so each poll looks back over the last rows read and
+ * skips those it printed.
+ */
+class PostgresLogFollower implements RequestLogFollowing {
+  readonly #database: PostgresDatabase;
+  #highest = 0;
+  /** Rows up to here were there before the follower started (`skipExisting`). */
+  #start = 0;
+  /** Numbers printed within the look-back, so none is printed twice. */
+  #seen = new Set<number>();
+
+  constructor(database: PostgresDatabase) {
+    this.#database = database;
+  }
+
+  async skipExisting(): Promise<void> {
+    const { rows } = await queryRedacted<{ high: string | null }>(this.#database, 'SELECT max(seq) AS high FROM switchyard_request_log');
+    this.#highest = Number(rows[0]?.high ?? 0);
+    this.#start = this.#highest;
+  }
+
+  async poll(): Promise<RequestLogEntry[]> {
+    const floor = Math.max(this.#start, this.#highest - FOLLOW_LOOKBACK_ROWS);
+    const { rows } = await queryRedacted<{ seq: string; entry: string }>(this.#database, 
+      'SELECT seq, entry FROM switchyard_request_log WHERE seq > $1 AND seq <> ALL($2::bigint[]) ORDER BY seq',
+      [floor, [...this.#seen]],
+    );
+    const entries: RequestLogEntry[] = [];
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      this.#seen.add(seq);
+      if (seq > this.#highest) this.#highest = seq;
+      const entry = parseEntry(row.entry);
+      if (entry) entries.push(entry);
+    }
+    const newFloor = Math.max(this.#start, this.#highest - FOLLOW_LOOKBACK_ROWS);
+    for (const seq of this.#seen) if (seq <= newFloor) this.#seen.delete(seq);
+    return entries;
+  }
+}
+
+/** A read whose failure says what the driver said, with the database's password blanked. */
+async function queryRedacted<Row extends object>(database: PostgresDatabase, text: string, values: unknown[] = []): Promise<{ rows: Row[] }> {
+  try {
+    return await database.pool.query<Row & pg.QueryResultRow>(text, values);
+  } catch (error) {
+    throw new Error(`the request log database ${database.location}: ${database.describe(error)}`);
+  }
+}
+
+/** No `since`: from the start of time. */
+function sinceOf(since: number | undefined): Date {
+  return new Date(since ?? 0);
+}
+
+/**
+ * A JSON line as PostgreSQL's JSON functions take it: they refuse the escape of the NUL character
+ * (which a client could put in a model name or a user agent), so it is stored as U+FFFD.
+ */
+function storable(line: string): string {
+  return line.includes('\\u0000') ? line.replaceAll('\\u0000', '\\ufffd') : line;
+}
