@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,65 +12,17 @@ import type { RecoveryStore } from '../src/recoveries/recovery-store.js';
 import { createLogger } from '../src/server/create-logger.js';
 import { startServer, type RunningServer } from '../src/server/start-server.js';
 import { POSTGRES_SCHEMA_VERSION } from '../src/store/postgres-migrations.js';
+import { openConfiguredRequestLog, type ConfiguredRequestLog } from '../src/store/open-configured-request-log.js';
 import { openPostgresRecoveryStore } from '../src/store/postgres-recovery-store.js';
 import { createTestDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from './helpers/test-database.js';
-import { pollUntil } from './helpers/poll-until.js';
+import { serveChild, type Child } from './helpers/serve-child.js';
+import { api, interrupt, KEY, until } from './helpers/team-requests.js';
 
 /**
  * Team mode across instances (docs/team.md): an instance killed mid-drain, a retry resumed by
  * another instance than the one that drained, and the database going away under load.
  */
 const BIN = fileURLToPath(new URL('../bin/gateway.js', import.meta.url));
-const KEY = 'sk-bob-team';
-
-function api(url: string, path: string, init: RequestInit = {}) {
-  return fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }).then(async (response) => ({
-    status: response.status,
-    body: (await response.json()) as any,
-  }));
-}
-
-/** Reads until `done` holds: 150 tries 100 ms apart at most (instances in other processes). */
-const until = <T>(read: () => Promise<T>, done: (value: T) => boolean) => pollUntil(read, done, { tries: 150, intervalMs: 100 });
-
-/** Starts a stream, reads two chunks and goes away: the gateway drains the rest into a record. */
-async function interrupt(url: string, body: OpenAI.Chat.ChatCompletionCreateParamsStreaming): Promise<string> {
-  const client = new OpenAI({ apiKey: KEY, baseURL: `${url}/v1`, maxRetries: 0 });
-  const { data: stream, response } = await client.chat.completions.create(body).withResponse();
-  const iterator = stream[Symbol.asyncIterator]();
-  await iterator.next();
-  await iterator.next();
-  stream.controller.abort();
-  return response.headers.get('x-request-id')!;
-}
-
-interface Child {
-  process: ChildProcess;
-  url: string;
-}
-
-async function serveChild(configPath: string, home: string, databaseUrl: string): Promise<Child> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--config', configPath], {
-    env: { PATH: process.env.PATH, SWITCHYARD_HOME: home, TEAM_DATABASE_URL: databaseUrl },
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${output}`)), 20_000);
-    const onData = (data: Buffer) => {
-      output += data.toString();
-      const found = /listening on \S*(http:\/\/127\.0\.0\.1:\d+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ''));
-      if (found && output.includes('Ctrl+C')) {
-        clearTimeout(timer);
-        resolve(found[1]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', () => reject(new Error(`serve exited: ${output}`)));
-  });
-  return { process: child, url };
-}
-
 describe.skipIf(!DATABASE_URL)('an instance killed mid-drain', () => {
   let database: TestDatabase;
   let home: string;
@@ -127,9 +79,16 @@ interface Instance {
   logs: string[];
 }
 
-async function startInstance(store: RecoveryStore, providers: object): Promise<Instance> {
+async function startInstance(store: RecoveryStore, providers: object, requestLog?: ConfiguredRequestLog): Promise<Instance> {
   const logs: string[] = [];
-  const server = await startServer({ config: parseConfig({ providers }, {}), logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, host: '127.0.0.1', port: 0 });
+  const server = await startServer({
+    config: parseConfig({ providers }, {}),
+    logger: createLogger({ write: (line) => logs.push(line) }),
+    recoveryStore: store,
+    host: '127.0.0.1',
+    port: 0,
+    requestLog: requestLog && { sink: requestLog.sink!, source: requestLog.source },
+  });
   return { server, store, logs };
 }
 
@@ -221,6 +180,7 @@ describe.skipIf(!DATABASE_URL)('the database down under load', () => {
   let database: TestDatabase;
   let relay: DatabaseRelay;
   let instance: Instance;
+  let requestLog: ConfiguredRequestLog;
   const storeLogs: string[] = [];
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -229,7 +189,8 @@ describe.skipIf(!DATABASE_URL)('the database down under load', () => {
     await relay.listen();
     target.port = String(relay.port);
     const store = await openPostgresRecoveryStore({ url: target.toString(), maxConnections: 4, log: (line) => storeLogs.push(line) });
-    instance = await startInstance(store, { mock: { type: 'mock', slowIntervalMs: 10, slowPieces: 20 } });
+    requestLog = await openConfiguredRequestLog({ type: 'postgres', url: target.toString() }, tmpdir(), { write: { maxAgeMs: 86_400_000, maxBytes: 2 ** 30 }, log: (line) => storeLogs.push(line) });
+    instance = await startInstance(store, { mock: { type: 'mock', slowIntervalMs: 10, slowPieces: 20 } }, requestLog);
   });
   afterAll(async () => {
     await instance?.server.close(1000);
@@ -238,7 +199,7 @@ describe.skipIf(!DATABASE_URL)('the database down under load', () => {
     await database?.drop();
   });
 
-  it('fails no request, and writes every record kept meanwhile exactly once when it is back', async () => {
+  it('fails no request, and writes every record and log entry kept meanwhile exactly once when it is back', async () => {
     const url = instance.server.url;
     const client = new OpenAI({ apiKey: KEY, baseURL: `${url}/v1`, maxRetries: 0 });
     relay.stop();
@@ -274,6 +235,14 @@ describe.skipIf(!DATABASE_URL)('the database down under load', () => {
     for (const item of listed.body.items) expect(item).toMatchObject({ state: 'complete', interrupted_reason: 'client_disconnected' });
     const record = await api(url, `/v1/recoveries/${interrupted[0]}`);
     expect(JSON.parse(record.body.response.body_raw).choices[0].finish_reason).toBe('stop');
+    // Every request of the outage has one entry in the request log: 15 cut streams and 5 answers.
+    const entries = await until(
+      () => requestLog.source.read().catch(() => []),
+      (read) => read.length >= 20,
+    );
+    expect(entries).toHaveLength(20);
+    for (const id of interrupted) expect(entries.filter((entry) => entry.request_id === id)).toHaveLength(1);
+    expect(storeLogs.join('\n')).toContain('request log database');
     expect(storeLogs.join('\n')).not.toContain('LOST');
     expect(instance.logs.join('\n')).not.toMatch(/could not (save|update)/);
   });

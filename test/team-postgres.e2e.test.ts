@@ -180,6 +180,7 @@ describe.skipIf(!DATABASE_URL)('gateway serve --store', () => {
     await rm(home, { recursive: true, force: true });
     expect(rows[0].version).toBe(POSTGRES_SCHEMA_VERSION);
     expect(output).toContain(`Recoveries:         ${redactDatabaseUrl(target.url)}`);
+    expect(output).toContain(`Request log:        ${redactDatabaseUrl(target.url)}`);
     expect(output).not.toContain(password);
   });
 

@@ -97,7 +97,10 @@ export async function runServe(options: ServeOptions): Promise<number> {
   console.log(`  Anthropic base URL: ${server.url}`);
   console.log(`  Gemini base URL:    ${server.url}`);
   console.log(`  Inspector:          ${inspectorUrl(server.host, server.port, server.url)}`);
-  if (config.store.type === 'postgres') console.log(`  Recoveries:         ${recoveryStore.location}`);
+  if (config.store.type === 'postgres') {
+    console.log(`  Recoveries:         ${recoveryStore.location}`);
+    if (requestLog) console.log(`  Request log:        ${requestLog.source.location}`);
+  }
   console.log(`Models (${models.length}): ${models.join(', ')}`);
   console.log(chalk.dim('Press Ctrl+C to stop.'));
 
