@@ -26,7 +26,9 @@ import { runPairedScenario } from './lib/run-paired.mjs';
 import { runRecoveriesScenario } from './lib/run-recoveries.mjs';
 import { runResidentScenario } from './lib/run-resident.mjs';
 import { runResumeScenario } from './lib/run-resume.mjs';
+import { runRecordWriteScenario, runTeamThroughputScenario } from './lib/run-team.mjs';
 import { runThroughputGroup } from './lib/run-throughput.mjs';
+import { postgresServer } from './lib/team-database.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const BENCH = join(ROOT, 'bench');
@@ -59,6 +61,9 @@ const FULL = {
   cliLogEntries: 100_000,
   logMemoryRequests: 100_000,
   logMemoryDeadlineMs: 600_000,
+  // bench/postgres-store.mjs: rows in the full table and in the small one, writes of each kind a round.
+  team: { ROWS: '100000', SMALL_ROWS: '10', ADDS: '200', REFRESHES: '200' },
+  teamTimeoutMs: 600_000,
 };
 
 // Tiny counts and durations: every scenario runs once, end to end, fast enough for the test
@@ -92,6 +97,8 @@ const QUICK = {
   cliLogEntries: 100,
   logMemoryRequests: 200,
   logMemoryDeadlineMs: 60_000,
+  team: { ROWS: '1000', SMALL_ROWS: '10', ADDS: '10', REFRESHES: '10' },
+  teamTimeoutMs: 60_000,
 };
 
 const USAGE = `usage: node bench/run.js [options]
@@ -156,8 +163,11 @@ const log = (line) => process.stderr.write(`${line}\n`);
 
 /** Every child process started, so that any exit of the runner takes them down too. */
 const started = new Set();
+/** The PostgreSQL server of the team scenarios: the databases made on it are dropped on any exit. */
+let postgres;
 process.on('exit', () => {
   for (const service of started) service.kill();
+  postgres?.closeSync();
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
@@ -254,6 +264,9 @@ async function main() {
   const suiteStarted = performance.now();
 
   const scratch = await mkdtemp(join(tmpdir(), 'switchyard-bench-'));
+  // Found (DATABASE_URL) or started (.ci/postgres start) only when a team scenario asks for it; a
+  // server started by a pinned runner would inherit its core, so it gets every core.
+  postgres = postgresServer({ log, commandPrefix: pinned ? [taskset, '-c', `0-${cores - 1}`] : [] });
   const groupSeconds = {};
   const timed = async (group, work) => {
     const groupStarted = performance.now();
@@ -281,6 +294,7 @@ async function main() {
   const launcherFor = (upstream) => ({
     // `variant`: `configFile` (another config than the upstream's), `quiet` (--quiet). The gateway
     // runs as users run it: no --quiet, its stderr to a file (`service.home`/stderr.log).
+    // `env`: more of its environment (the PostgreSQL store's DATABASE_URL).
     async startGateway(profile = false, bin = join(ROOT, 'bin', 'gateway.js'), name = 'gateway', prepareHome = undefined, variant = {}) {
       gatewayCount += 1;
       const home = join(scratch, `home-${gatewayCount}`);
@@ -289,7 +303,7 @@ async function main() {
       await prepareHome?.(home);
       const nodeArgs = profile && options['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${options['cpu-prof']}`] : [];
       const args = [bin, 'serve', '--port', '0', ...(variant.quiet ? ['--quiet'] : []), '--config', variant.configFile ?? upstream.configFile];
-      const service = await track(startService({ name, args, nodeArgs, env: { SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset, stderrFile: join(home, 'stderr.log') }));
+      const service = await track(startService({ name, args, nodeArgs, env: { ...variant.env, SWITCHYARD_HOME: home }, cpu: measuredCpu, taskset, stderrFile: join(home, 'stderr.log') }));
       return Object.assign(service, { home });
     },
     startReference(profile = false) {
@@ -369,6 +383,24 @@ async function main() {
       for (const gateway of Object.values(gateways)) await gateway.stop();
     }
   };
+  // The store on PostgreSQL against the file store (the database's server is found or started once).
+  const teamPhase = async (upstream) => {
+    for (const scenario of selected.filter((candidate) => candidate.group === 'team')) {
+      log('bench: the store on PostgreSQL');
+      const { startGateway } = launcherFor(upstream);
+      results[scenario.id] = await timed(scenario.id, () =>
+        runTeamThroughputScenario({
+          scenario,
+          settings,
+          postgres,
+          upstreamUrl: upstream.url,
+          configFile: join(scratch, `config-${upstreams.indexOf(upstream) + 1}-postgres.json`),
+          startGateway: (name, variant) => startGateway(false, undefined, name, undefined, variant),
+          log,
+        }),
+      );
+    }
+  };
   const logMemoryPhase = async (upstream) => {
     for (const scenario of selected.filter((candidate) => candidate.group === 'log-memory')) {
       log(`bench: memory over ${settings.logMemoryRequests} logged requests`);
@@ -395,6 +427,10 @@ async function main() {
       log('bench: recoveries (bench/recoveries-store.mjs)');
       results[scenario.id] = await timed('recoveries', () => runRecoveriesScenario({ scenario, settings, log }));
     }
+    for (const scenario of selected.filter((candidate) => candidate.group === 'team-store')) {
+      log('bench: PostgreSQL record writes (bench/postgres-store.mjs)');
+      results[scenario.id] = await timed(scenario.id, () => runRecordWriteScenario({ scenario, settings, postgres, log }));
+    }
     const cli = selected.filter((scenario) => scenario.group === 'cli');
     if (cli.length > 0) {
       log('bench: cli');
@@ -413,6 +449,7 @@ async function main() {
           await resumePhase(upstream);
         }),
         startUpstream().then(pairedPhase),
+        startUpstream().then(teamPhase),
         startUpstream().then(memoryPhase),
         startUpstream().then(async (upstream) => {
           await residentPhase(upstream);
@@ -426,6 +463,7 @@ async function main() {
       await inspectorPhase(upstream);
       await resumePhase(upstream);
       await pairedPhase(upstream);
+      await teamPhase(upstream);
       await memoryPhase(upstream);
       await residentPhase(upstream);
       await logMemoryPhase(upstream);
@@ -436,6 +474,7 @@ async function main() {
     }
   } finally {
     for (const upstream of upstreams) await upstream.stop();
+    await postgres.close();
     await rm(scratch, { recursive: true, force: true });
   }
 

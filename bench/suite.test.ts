@@ -26,6 +26,8 @@ const EXPECTED_SCENARIOS = [
   'routing.pool-one-limited',
   'memory.resident',
   'recoveries.loop-delay',
+  'team.postgres.passthrough.c10',
+  'team.postgres.record-write',
   'cli.help',
   'cli.recoveries-ls',
   'cli.usage',
@@ -49,10 +51,22 @@ const EXPECTED_BUDGET = [
   'memory.passthrough.1000 peakRssMb ratio',
   'memory.anthropic-to-chat.1000 peakRssMb ratio',
   'recoveries.loop-delay loopDelayP99Ms value',
+  'team.postgres.passthrough.c10 rps ratio',
+  'team.postgres.record-write recordAddP99Ms ratio',
+  'team.postgres.record-write refreshP99Ms ratio',
   'cli.help wallMs value',
   'cli.recoveries-ls wallMs value',
   'cli.usage wallMs value',
 ];
+
+/**
+ * The team lines need PostgreSQL. CI exports DATABASE_URL (.ci/run), and there they must run.
+ * Without it the runner starts a throwaway server with .ci/postgres when one is installed, and
+ * otherwise reports them unavailable, saying why: as the store's own tests skip, so do they here.
+ */
+const TEAM_SCENARIOS = ['team.postgres.passthrough.c10', 'team.postgres.record-write'];
+const mayBeUnavailable = (id: string, scenario: ScenarioResult | undefined): boolean =>
+  !process.env.DATABASE_URL && TEAM_SCENARIOS.includes(id) && scenario?.status === 'unavailable' && /PostgreSQL/.test(scenario.reason ?? '');
 
 interface ScenarioResult {
   id: string;
@@ -88,10 +102,16 @@ describe('the whole benchmark (bench/run.js --quick)', () => {
     expect(Object.keys(report.scenarios)).toEqual(EXPECTED_SCENARIOS);
     for (const id of EXPECTED_SCENARIOS) {
       const scenario = report.scenarios[id]!;
+      if (mayBeUnavailable(id, scenario)) {
+        console.warn(`bench suite: ${id} not run: ${scenario.reason}`);
+        continue;
+      }
       expect({ id, status: scenario.status }, scenario.reason).toEqual({ id, status: 'ok' });
       // Every metric of the table has a figure on the gateway's side (and the reference's, but
-      // for the recoveries line, which has none).
+      // for the recoveries line, which has none). The database's CPU is read from /proc: none
+      // when DATABASE_URL names a server on another machine.
       for (const metric of scenario.metrics) {
+        if (metric === 'dbCpuUsPerRequest') continue;
         expect({ id, metric, gateway: Number.isFinite(scenario.gateway?.[metric]) }).toEqual({ id, metric, gateway: true });
         if (id !== 'recoveries.loop-delay') expect({ id, metric, reference: Number.isFinite(scenario.reference?.[metric]) }).toEqual({ id, metric, reference: true });
       }
@@ -107,7 +127,7 @@ describe('the whole benchmark (bench/run.js --quick)', () => {
     }
     // Every budget line is judged, each on its own basis.
     expect(report.budget.map((line) => `${line.id} ${line.metric} ${line.basis}`)).toEqual(EXPECTED_BUDGET);
-    for (const line of report.budget) expect({ line: `${line.id} ${line.metric}`, verdict: ['PASS', 'MISS'].includes(line.verdict), value: Number.isFinite(line.value) }).toEqual({ line: `${line.id} ${line.metric}`, verdict: true, value: true });
+    for (const line of report.budget.filter((candidate) => !mayBeUnavailable(candidate.id, report.scenarios[candidate.id]))) expect({ line: `${line.id} ${line.metric}`, verdict: ['PASS', 'MISS'].includes(line.verdict), value: Number.isFinite(line.value) }).toEqual({ line: `${line.id} ${line.metric}`, verdict: true, value: true });
 
     // The tables and the budget reach stdout, every scenario in them.
     for (const id of EXPECTED_SCENARIOS) expect(output).toContain(id);

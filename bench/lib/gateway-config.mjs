@@ -5,7 +5,9 @@
 // `log: false` turns the request log off (the log scenarios' other side). `routing: true` adds
 // what the routing scenarios ask for: a three-entry fallback chain (`chain`) whose first entry is
 // healthy, and two pools of three keys, one with a key the fake upstream answers 429
-// (`limited/m`) and one all healthy (`healthy/m`).
+// (`limited/m`) and one all healthy (`healthy/m`). `store: 'postgres'` puts the gateway's store on the
+// PostgreSQL database its DATABASE_URL names (docs/team.md: the recoveries, the request log, the key
+// pools' state): the URL stays in the environment, as the docs tell users to, never in the file.
 import { writeFile } from 'node:fs/promises';
 
 /** The key the fake upstream rate-limits (bench/fake-upstream.mjs). */
@@ -29,5 +31,6 @@ export function writeGatewayConfig(file, upstreamUrl, options = {}) {
     config.aliases = { chain: ['up/m', 'second/m', 'third/m'] };
   }
   if (options.log === false) config.log = { enabled: false };
+  if (options.store === 'postgres') config.store = { type: 'postgres', url: '$DATABASE_URL' };
   return writeFile(file, JSON.stringify(config));
 }

@@ -41,6 +41,13 @@ export const BUDGET = [
   { id: 'memory.passthrough.1000', metric: 'peakRssMb', basis: 'ratio', op: '<=', limit: 1.3 },
   { id: 'memory.anthropic-to-chat.1000', metric: 'peakRssMb', basis: 'ratio', op: '<=', limit: 1.3 },
   { id: 'recoveries.loop-delay', metric: 'loopDelayP99Ms', basis: 'value', op: '<=', limit: 20 },
+  // The store on PostgreSQL ÷ the file store, no recovery made (bench/lib/run-team.mjs).
+  { id: 'team.postgres.passthrough.c10', metric: 'rps', basis: 'ratio', op: '>=', limit: 0.9 },
+  // A record's write with 100,000 rows in the table ÷ with 10 (bench/postgres-store.mjs): its cost
+  // must not grow with the table (docs/team.md, "How records are kept"). Up to twice, for the
+  // noise of a p99 of a few milliseconds.
+  { id: 'team.postgres.record-write', metric: 'recordAddP99Ms', basis: 'ratio', op: '<=', limit: 2 },
+  { id: 'team.postgres.record-write', metric: 'refreshP99Ms', basis: 'ratio', op: '<=', limit: 2 },
   { id: 'cli.help', metric: 'wallMs', basis: 'value', op: '<=', limit: 150 },
   { id: 'cli.recoveries-ls', metric: 'wallMs', basis: 'value', op: '<=', limit: 300 },
   { id: 'cli.usage', metric: 'wallMs', basis: 'value', op: '<=', limit: 1000 },
@@ -65,6 +72,11 @@ export const METRICS = {
   loopDelayP99Ms: { label: 'loop delay p99 ms (worst)', format: (value) => formatNumber(value, 1) },
   addP50Ms: { label: 'add p50 ms (5 MB)', format: (value) => formatNumber(value, 1) },
   wallMs: { label: 'wall ms (median)', format: (value) => formatNumber(value, 0) },
+  dbCpuUsPerRequest: { label: 'database CPU µs/request', format: (value) => formatNumber(value, 0) },
+  recordAddP50Ms: { label: 'add p50 ms', format: (value) => formatNumber(value, 2) },
+  recordAddP99Ms: { label: 'add p99 ms', format: (value) => formatNumber(value, 2) },
+  refreshP50Ms: { label: 'refresh (replace) p50 ms', format: (value) => formatNumber(value, 2) },
+  refreshP99Ms: { label: 'refresh (replace) p99 ms', format: (value) => formatNumber(value, 2) },
   rssWarmMb: { label: 'highest RSS, second tenth MB', format: (value) => formatNumber(value, 1) },
   rssEndMb: { label: 'highest RSS, last tenth MB', format: (value) => formatNumber(value, 1) },
   rssGrowthMb: { label: 'RSS growth MB', format: (value) => formatNumber(value, 1) },

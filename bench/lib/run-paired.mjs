@@ -5,18 +5,21 @@
 // - `routing.chain-healthy-first`: a three-entry fallback chain whose first entry is healthy
 //   against the same provider and model asked for directly;
 // - `routing.pool-one-limited`: a pool of three keys, one answered 429 for an hour, against a pool
-//   of three healthy keys.
+//   of three healthy keys;
+// - `team.postgres.passthrough.c10`: the store on PostgreSQL against the default file store, no
+//   recovery made (bench/lib/run-team.mjs starts the two gateways and makes the database).
 // In the table the "reference" column is the side without the feature, the "gateway" column the
 // side with it, and the ratio is with ÷ without.
 import { clientRequest } from './bodies.mjs';
 import { closedLoop, probe } from './load.mjs';
 import { measuredScenario } from './stats.mjs';
 
-/** Each scenario's two sides: the model asked for, and which gateway (`on`, `off` or `routing`) serves it. */
+/** Each scenario's two sides: the model asked for, and which gateway (`on`, `off`, `routing`, `postgres` or `files`) serves it. */
 export const PAIRS = {
   'log.passthrough.c10': { measured: { gateway: 'on', model: 'm' }, against: { gateway: 'off', model: 'm' } },
   'routing.chain-healthy-first': { measured: { gateway: 'routing', model: 'chain' }, against: { gateway: 'routing', model: 'up/m' } },
   'routing.pool-one-limited': { measured: { gateway: 'routing', model: 'limited/m' }, against: { gateway: 'routing', model: 'healthy/m' } },
+  'team.postgres.passthrough.c10': { measured: { gateway: 'postgres', model: 'm' }, against: { gateway: 'files', model: 'm' } },
 };
 
 /** `gateways`: the running gateways by the names `PAIRS` uses. */
@@ -31,8 +34,19 @@ export async function runPairedScenario({ scenario, settings, gateways, log }) {
     }
   }
   const measure = async ({ service, request }, warm = settings.warmupMs, duration = settings.durationMs) => {
-    const result = await closedLoop({ url: service.url, request, concurrency, warmupMs: warm, durationMs: duration, cpuOf: service.cpuSeconds });
-    return { rps: result.rps, cpuUsPerRequest: result.cpuUsPerRequest, p50Ms: result.p50Ms, errors: result.errors, requests: result.requests, firstError: result.firstError };
+    // A gateway on a database (bench/lib/run-team.mjs) has the database server's CPU read at the
+    // same edges of the window as its own; the other side has none.
+    const database = scenario.metrics.includes('dbCpuUsPerRequest') ? service.databaseCpu : undefined;
+    await database?.refresh();
+    const databaseEdges = [];
+    const cpuOf = () => {
+      if (database) databaseEdges.push(database.seconds());
+      return service.cpuSeconds();
+    };
+    const result = await closedLoop({ url: service.url, request, concurrency, warmupMs: warm, durationMs: duration, cpuOf });
+    const measured = { rps: result.rps, cpuUsPerRequest: result.cpuUsPerRequest, p50Ms: result.p50Ms, errors: result.errors, requests: result.requests, firstError: result.firstError };
+    if (scenario.metrics.includes('dbCpuUsPerRequest')) measured.dbCpuUsPerRequest = database ? ((databaseEdges[1] - databaseEdges[0]) / result.requests) * 1e6 : 0;
+    return measured;
   };
   if (settings.warmupPassMs > 0) for (const side of sides) await measure(side, 0, settings.warmupPassMs);
   const rounds = [];
@@ -47,7 +61,8 @@ export async function runPairedScenario({ scenario, settings, gateways, log }) {
       without = await measure(sides[1]);
     }
     rounds.push({ reference: without, gateway: withFeature, ratios: Object.fromEntries(scenario.metrics.map((metric) => [metric, withFeature[metric] / without[metric]])) });
-    log(`  ${scenario.id} round ${round + 1}/${settings.rounds}: with ${Math.round(withFeature.rps)} req/s, ${Math.round(withFeature.cpuUsPerRequest)} µs CPU/req; without ${Math.round(without.rps)} req/s, ${Math.round(without.cpuUsPerRequest)} µs CPU/req`);
+    const database = withFeature.dbCpuUsPerRequest === undefined ? '' : ` (+ ${Math.round(withFeature.dbCpuUsPerRequest)} µs of the database's)`;
+    log(`  ${scenario.id} round ${round + 1}/${settings.rounds}: with ${Math.round(withFeature.rps)} req/s, ${Math.round(withFeature.cpuUsPerRequest)} µs CPU/req${database}; without ${Math.round(without.rps)} req/s, ${Math.round(without.cpuUsPerRequest)} µs CPU/req`);
   }
   const errors = rounds.reduce((sum, round) => sum + round.gateway.errors + round.reference.errors, 0);
   const firstError = rounds.map((round) => round.gateway.firstError ?? round.reference.firstError).find(Boolean);
