@@ -5,7 +5,6 @@ import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { readRequestLog, type RequestLogEntry } from '../src/log/request-log.js';
 import type { RequestLogSink, RequestLogSource } from '../src/log/request-log-store.js';
 import { openConfiguredRequestLog } from '../src/store/open-configured-request-log.js';
@@ -14,7 +13,7 @@ import { clientRequest } from './helpers/client-samples.js';
 import { createUpstreamProviders, UPSTREAM_PROTOCOLS, UPSTREAM_PROVIDER_ID, type UpstreamProtocol } from './helpers/fake-protocol-upstream.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { startFaultyUpstream, type FaultyUpstream } from './helpers/faulty-upstream.js';
-import { createTestDatabase, DATABASE_URL } from './helpers/test-database.js';
+import { createTestDatabase, DATABASE_URL, queryDatabase } from './helpers/test-database.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 const BIN = fileURLToPath(new URL('../bin/gateway.js', import.meta.url));
@@ -54,19 +53,10 @@ async function postgresUnderTest(): Promise<(gateway: TestGateway) => LogStoreUn
   const home = mkdtempSync(join(tmpdir(), 'switchyard-log-cli-'));
   const configFile = join(home, 'team.json');
   writeFileSync(configFile, JSON.stringify({ store: { type: 'postgres', url: '$DATABASE_URL' } }));
-  const query = async <Row extends pg.QueryResultRow>(text: string): Promise<Row[]> => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      return (await client.query<Row>(text)).rows;
-    } finally {
-      await client.end();
-    }
-  };
   return () => ({
     requestLog: { sink: opened.sink!, source: opened.source },
     read: () => opened.source.read(),
-    storedBodies: async () => (await query<{ bodies: string }>('SELECT bodies FROM switchyard_request_log WHERE bodies IS NOT NULL')).map((row) => row.bodies),
+    storedBodies: async () => (await queryDatabase<{ bodies: string }>(database.url, 'SELECT bodies FROM switchyard_request_log WHERE bodies IS NOT NULL')).map((row) => row.bodies),
     cli: { env: { PATH: process.env.PATH, SWITCHYARD_HOME: home, DATABASE_URL: database.url }, args: ['--config', configFile] },
     close: async () => {
       rmSync(home, { recursive: true, force: true });

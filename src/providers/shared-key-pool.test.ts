@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from '../../test/helpers/test-database.js';
+import { createTestDatabase, queryDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from '../../test/helpers/test-database.js';
 import type { GatewayConfig, ProviderConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/parse-config.js';
 import { PostgresKeyStates } from '../store/postgres-key-states.js';
@@ -53,15 +52,7 @@ describe.skipIf(!DATABASE_URL)('SharedKeyPool on PostgreSQL', () => {
     opened.push(instance);
     return instance;
   };
-  const query = async (text: string): Promise<Record<string, unknown>[]> => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      return (await client.query(text)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const query = (text: string) => queryDatabase(database.url, text);
   beforeAll(async () => {
     database = await createTestDatabase();
   });

@@ -37,22 +37,17 @@ const MIGRATIONS: readonly string[] = [
   // learn of each other's resumable records.
   `ALTER TABLE switchyard_recoveries ADD COLUMN lease_expires_at timestamptz;
    CREATE INDEX switchyard_recoveries_by_update ON switchyard_recoveries (updated_at);`,
-  // 3: the request log, one row per entry: the entry as `gateway logs --json` prints it, the
-  // columns `gateway usage` sums beside it, and the bodies when `log.bodies` is on.
+  // 3: the request log, one row per entry: the entry as `gateway logs --json` prints it, and its
+  // bodies when `log.bodies` is on. Nothing is parsed on the way in (every request writes, few
+  // read): readers take the fields from the JSON. When a row was written, on the database's
+  // clock, for pruning and for finding the entries of a time (a BRIN index: rows come in order).
   `CREATE TABLE switchyard_request_log (
      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-     time timestamptz NOT NULL,
-     user_name text NOT NULL,
-     protocol text NOT NULL,
-     upstream text,
-     input_tokens bigint,
-     output_tokens bigint,
-     cached_tokens bigint,
-     cost_usd double precision,
+     logged_at timestamptz NOT NULL DEFAULT now(),
      entry text NOT NULL,
      bodies text
    );
-   CREATE INDEX switchyard_request_log_by_time ON switchyard_request_log (time);`,
+   CREATE INDEX switchyard_request_log_by_time ON switchyard_request_log USING brin (logged_at);`,
   // 4: the key pools' state shared by the instances: keys set aside (401/403) and rate-limit
   // rests (429), by provider, by the provider's config as read (a changed config starts afresh)
   // and by a hash of the key, never the key itself.

@@ -39,3 +39,14 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
     await client.end();
   }
 }
+
+/** One query on the database at `url`, on a connection of its own: what a test reads of the tables as they are. */
+export async function queryDatabase<Row extends pg.QueryResultRow = Record<string, any>>(url: string, text: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
