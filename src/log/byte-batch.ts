@@ -20,11 +20,22 @@ export class ByteBatch {
 
   /** `text` and a line feed (written as a byte: `${text}\n` would be a new string to flatten first). */
   addLine(text: string): void {
+    this.addText(text);
+    this.addByte(0x0a);
+  }
+
+  /** `text` as UTF-8, nothing after it. */
+  addText(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit; checked first, so `write` never cuts a line.
-    const most = text.length * 3 + 1;
+    const most = text.length * 3;
     if (this.#length + most > this.#buffer.length) this.#grow(most);
     this.#length += this.#buffer.write(text, this.#length, 'utf8');
-    this.#buffer[this.#length++] = 0x0a;
+  }
+
+  /** One byte: a separator between fields or lines. */
+  addByte(byte: number): void {
+    if (this.#length + 1 > this.#buffer.length) this.#grow(1);
+    this.#buffer[this.#length++] = byte;
   }
 
   /** What is queued, handed over whole (it stays valid); the batch starts again empty. */

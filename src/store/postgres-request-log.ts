@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { UsageTally, type UsageFields, type UsageGrouping, type UsageReport } from '../log/aggregate-usage.js';
 import { ByteBatch } from '../log/byte-batch.js';
 import { parseEntry, type RequestLogEntry } from '../log/request-log.js';
@@ -29,19 +30,15 @@ const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 const FOLLOW_LOOKBACK_ROWS = 1000;
 
 /**
- * Every line of the entries batch becomes a row, in the lines' order, with the line of the same
- * position in the bodies batch (empty: none). The batches go as the bytes they were queued as
- * (a Buffer is sent in binary): no string of them is made in the gateway. The database stores the text as it comes: parsing
- * the JSON for columns on the way in took it half again the time per row (15-19 µs against 9-11 µs
- * of its CPU, 600 entries a batch), paid by every request; readers parse instead.
+ * The rows of a batch go in by COPY, the way PostgreSQL takes many rows at once: it costs the
+ * server half the CPU per row of an INSERT of the same rows (6 µs against 10-12 µs, 600 entries a
+ * batch), and every request writes one. One line per row, the entry's JSON, a field separator and
+ * the bodies' JSON (nothing: none). In CSV mode with these two control characters as separator
+ * and quote, the JSON goes in as it is: JSON never holds a control character unescaped, so neither
+ * byte nor a line feed can occur inside it, and nothing else is special in CSV.
  */
-const INSERT_BATCH = `
-  INSERT INTO switchyard_request_log (entry, bodies)
-  SELECT e.line, NULLIF(b.line, '')
-  FROM unnest(string_to_array(convert_from($1::bytea, 'UTF8'), E'\n')) WITH ORDINALITY AS e(line, n)
-    LEFT JOIN unnest(string_to_array(convert_from($2::bytea, 'UTF8'), E'\n')) WITH ORDINALITY AS b(line, n) ON b.n = e.n
-  WHERE e.line <> ''
-  ORDER BY e.n`;
+const COPY_BATCH = "COPY switchyard_request_log (entry, bodies) FROM STDIN WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')";
+const FIELD_SEPARATOR = 0x02;
 
 /**
  * An entry is written when its request ends, by the database's clock; its `time` is when the
@@ -59,7 +56,7 @@ const ENTRY_FIELDS = `json_to_record(entry::json) AS x(time timestamptz, "user" 
 /**
  * The request log on the shared PostgreSQL database (docs/team.md): every instance appends to one
  * table, and `gateway logs`, `gateway usage` and the inspector read all of it. Writing is as on
- * files: queued off the request path, written in one insert every 100 ms. While the database cannot
+ * files: queued off the request path, written by one COPY every 100 ms. While the database cannot
  * be reached, batches wait in memory (up to 64 MB) and are written when it is back; past that,
  * or when the server stops first, the entries lost are logged as LOST.
  */
@@ -72,14 +69,12 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
   readonly location: string;
   readonly #database: PostgresDatabase;
   readonly #options: PostgresRequestLogOptions;
-  #entries = new ByteBatch();
-  #bodies = new ByteBatch();
+  /** The rows waiting for the next write, as COPY reads them. */
+  #rows = new ByteBatch();
   /** Batches taken and not yet stored: the one being written, and those the database refused to take. */
-  #waiting: { entries: Buffer; bodies: Buffer | null; count: number; bytes: number }[] = [];
+  #waiting: { rows: Buffer; count: number; bytes: number }[] = [];
   #waitingBytes = 0;
   #queued = 0;
-  /** Lines in the bodies batch, empty ones included. */
-  #bodyLines = 0;
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
   #unreachable = false;
@@ -92,20 +87,14 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
   }
 
   append(entry: RequestLogEntry, bodies?: RequestLogBodies): void {
-    if (this.#waitingBytes + this.#entries.length + this.#bodies.length >= MAX_PENDING_BYTES) {
+    if (this.#waitingBytes + this.#rows.length >= MAX_PENDING_BYTES) {
       this.#options.log(`LOST request log entry ${entry.request_id}: the request log database ${this.location} has not taken the last ${this.#waitingBytes} bytes`);
       return;
     }
-    this.#entries.addLine(storable(JSON.stringify(entry)));
-    if (bodies) {
-      // The bodies batch keeps the entries' positions: an empty line for each entry without.
-      while (this.#bodyLines < this.#queued) {
-        this.#bodies.addLine('');
-        this.#bodyLines += 1;
-      }
-      this.#bodies.addLine(storable(JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response })));
-      this.#bodyLines += 1;
-    }
+    this.#rows.addText(storable(JSON.stringify(entry)));
+    this.#rows.addByte(FIELD_SEPARATOR);
+    if (bodies) this.#rows.addText(storable(JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response })));
+    this.#rows.addByte(0x0a);
     this.#queued += 1;
     this.#schedule(FLUSH_DELAY_MS);
   }
@@ -114,11 +103,10 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#queued > 0) {
-      const bytes = this.#entries.length + this.#bodies.length;
-      this.#waiting.push({ entries: this.#entries.take(), bodies: this.#bodies.length > 0 ? this.#bodies.take() : null, count: this.#queued, bytes });
+      const bytes = this.#rows.length;
+      this.#waiting.push({ rows: this.#rows.take(), count: this.#queued, bytes });
       this.#waitingBytes += bytes;
       this.#queued = 0;
-      this.#bodyLines = 0;
     }
     this.#writing = this.#writing.then(() => this.#writeWaiting());
     return this.#writing;
@@ -195,7 +183,7 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
     while (this.#waiting.length > 0) {
       const batch = this.#waiting[0];
       try {
-        await this.#database.pool.query(INSERT_BATCH, [batch.entries, batch.bodies]);
+        await copyRows(this.#database, batch.rows);
         if (this.#unreachable) this.#options.log(`the request log database ${this.location} is back: ${this.#waiting.length} waiting batch(es) written`);
         this.#unreachable = false;
       } catch (error) {
@@ -297,6 +285,24 @@ class PostgresLogFollower implements RequestLogFollowing {
     const newFloor = Math.max(this.#start, this.#highest - FOLLOW_LOOKBACK_ROWS);
     for (const seq of this.#seen) if (seq <= newFloor) this.#seen.delete(seq);
     return entries;
+  }
+}
+
+/** Writes `rows` by COPY on a connection of the pool; a connection that failed mid-copy is closed, not reused. */
+async function copyRows(database: PostgresDatabase, rows: Buffer): Promise<void> {
+  const client = await database.pool.connect();
+  let failure: Error | undefined;
+  try {
+    const copy = client.query(copyFrom(COPY_BATCH));
+    await new Promise<void>((resolve, reject) => {
+      copy.on('finish', resolve).on('error', reject);
+      copy.end(rows);
+    });
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    client.release(failure);
   }
 }
 
