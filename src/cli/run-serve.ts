@@ -86,7 +86,10 @@ export async function runServe(options: ServeOptions): Promise<number> {
       requestLog: requestLog?.sink && { sink: requestLog.sink, source: requestLog.source, bodies: options.logBodies },
     });
   } catch (error) {
+    // Open connections to a database would keep the process alive after it said it failed.
     await keyPool.close();
+    await requestLog?.source.close();
+    await recoveryStore.close();
     console.error(chalk.red(`Could not start the server: ${(error as Error).message}`));
     return 1;
   }

@@ -10,7 +10,7 @@ export function registerServeCommand(program: Command): void {
     .option('--config <file>', 'config file (default: $SWITCHYARD_HOME/config.json, SWITCHYARD_HOME defaults to ~/.switchyard)')
     .option('--quiet', 'do not print a line per request on stderr (the request log is still kept)')
     .option('--log-bodies', 'keep request and response bodies in the request log, keys redacted (config: log.bodies)')
-    .option('--store <url>', 'keep recoveries on this PostgreSQL database, shared with other instances: postgres://... (config: store; docs/team.md)')
+    .option('--store <url>', 'keep recoveries, the request log and key pools on this PostgreSQL database, shared with other instances: postgres://... (config: store; docs/team.md)')
     .action(async (options: ServeOptions) => {
       const { runServe } = await import('./run-serve.js');
       process.exitCode = await runServe(options);
