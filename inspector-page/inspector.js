@@ -83,6 +83,7 @@ function rowElement(row) {
   if (row.upstream) model.append(el('span', { class: 'arrow', text: '→' }), row.upstream);
   if (row.live) model.append(el('span', { class: 'mark live', text: `live ${formatBytes(row.response_chars ?? 0)}` }));
   if (row.interrupted_reason) model.append(el('span', { class: 'mark', title: 'Interrupted: kept as a recovery record', text: `interrupted: ${row.interrupted_reason}` }));
+  if (row.resumed_from) model.append(el('span', { class: 'mark', title: 'Answered from the recovery record of an earlier, identical request', text: `resumed from ${row.resumed_from}` }));
   const tr = el(
     'tr',
     { 'data-id': row.request_id, onclick: () => openDetail(row.request_id) },

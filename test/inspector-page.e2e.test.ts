@@ -46,6 +46,7 @@ function pastEntry(daysAgo: number, upstream: string, input: number, output: num
     reasoning_tokens: 0,
     cost_usd: cost,
     interrupted_reason: null,
+    resumed_from: null,
     warnings: [],
     user_agent: 'test',
   };

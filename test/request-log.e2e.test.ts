@@ -146,6 +146,7 @@ describe.each(STORES)('the request log on $name', ({ name, open, skip }) => {
         // No price for a made-up provider on loopback.
         cost_usd: null,
         interrupted_reason: null,
+        resumed_from: null,
         user_agent: 'log-test/1',
       });
       expect(Object.keys(entry)).toEqual(ENTRY_FIELDS);
@@ -269,5 +270,5 @@ describe.each(STORES)('the request log on $name', ({ name, open, skip }) => {
 
 const ENTRY_FIELDS = [
   'request_id', 'time', 'user', 'protocol', 'endpoint', 'model', 'upstream', 'attempts', 'mode', 'status', 'stream', 'duration_ms', 'ttfb_ms',
-  'input_tokens', 'output_tokens', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'cost_usd', 'interrupted_reason', 'warnings', 'user_agent',
+  'input_tokens', 'output_tokens', 'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'cost_usd', 'interrupted_reason', 'resumed_from', 'warnings', 'user_agent',
 ];

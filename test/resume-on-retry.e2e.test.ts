@@ -3,6 +3,7 @@ import { GoogleGenAI } from '@google/genai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRequestLog } from '../src/log/request-log.js';
 import { startCutRig, type CutRig } from './helpers/cut-rig.js';
 import { startTestGateway } from './helpers/test-gateway.js';
 
@@ -92,8 +93,13 @@ describe.each(Object.keys(CLIENTS))('%s: a stream cut mid-way, then the same req
     expect(rig.upstream.requests).toBe(before + 1);
     // The resume is noted on the record in the background.
     for (let tries = 0; tries < 50 && (await records(key))[0]?.resumed_by === undefined; tries += 1) await sleep(20);
-    expect((await records(key))[0]).toMatchObject({ request_id: record.requestId });
-    expect((await records(key))[0].resumed_by).toMatch(/\S/);
+    const [stored] = await records(key);
+    expect(stored).toMatchObject({ request_id: record.requestId });
+    expect(stored.resumed_by).toMatch(/\S/);
+    // The retry's request log entry says which record answered it, and that no model did.
+    await rig.gateway.server.requestLog!.flush();
+    const entry = (await readRequestLog(rig.gateway.logDirectory)).find((candidate) => candidate.request_id === stored.resumed_by);
+    expect(entry).toMatchObject({ resumed_from: record.requestId, upstream: null, status: 200, protocol });
   });
 });
 

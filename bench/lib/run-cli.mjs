@@ -70,7 +70,7 @@ async function seedRequestLog(directory, count) {
       request_id: `req-${index}`, time: new Date(start + index * step).toISOString(), user: `user-${index % 7}`, protocol: 'anthropic-messages',
       endpoint: '/v1/messages', model: upstream, upstream, attempts: 1, mode: 'passthrough', status: 200, stream: true, duration_ms: 900, ttfb_ms: 200,
       input_tokens: 1200 + (index % 100), output_tokens: 300, cached_tokens: 800, cache_write_tokens: null, reasoning_tokens: null,
-      cost_usd: upstream.startsWith('ollama') ? null : upstream.startsWith('mock') ? 0 : 0.0042, interrupted_reason: null, warnings: [], user_agent: 'claude-cli/2.0',
+      cost_usd: upstream.startsWith('ollama') ? null : upstream.startsWith('mock') ? 0 : 0.0042, interrupted_reason: null, resumed_from: null, warnings: [], user_agent: 'claude-cli/2.0',
     });
     if (index % 10_000 === 9_999) await writer.flush();
   }

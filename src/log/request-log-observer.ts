@@ -54,6 +54,7 @@ export class RequestLogObserver implements GenerationObserver {
       usage,
       costUsd: cost,
       interruptedReason: outcome.interrupted ?? null,
+      resumedFrom: outcome.resumedFrom ?? null,
       warnings: outcome.warnings,
       userAgent: outcome.userAgent ?? null,
     });
@@ -84,6 +85,7 @@ export class RequestLogObserver implements GenerationObserver {
       // Counted locally: it costs nothing.
       cost_usd: 0,
       interrupted_reason: null,
+      resumed_from: null,
       warnings: [],
       user_agent: outcome.userAgent ?? null,
     });
@@ -117,6 +119,7 @@ export function createRequestLogEntry(fields: {
   usage: Usage;
   costUsd: number | null;
   interruptedReason: string | null;
+  resumedFrom: string | null;
   warnings: readonly Warning[];
   userAgent: string | null;
 }): RequestLogEntry {
@@ -142,6 +145,7 @@ export function createRequestLogEntry(fields: {
     reasoning_tokens: usage.output.reasoning ?? null,
     cost_usd: fields.costUsd,
     interrupted_reason: fields.interruptedReason,
+    resumed_from: fields.resumedFrom,
     warnings: fields.warnings.map((warning) => `${warning.type} ${warning.feature}${warning.details ? `: ${warning.details}` : ''}`),
     user_agent: fields.userAgent,
   };

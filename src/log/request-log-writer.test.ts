@@ -23,7 +23,7 @@ function entry(id: string, fields: Partial<RequestLogEntry> = {}): RequestLogEnt
     {
       request_id: id, time: '2026-11-01T12:00:00.000Z', user: 'alice', protocol: 'openai-chat', endpoint: '/v1/chat/completions', model: 'm',
       upstream: 'openai/gpt-4o', attempts: 1, mode: 'translate', status: 200, stream: false, duration_ms: 10, ttfb_ms: 5, input_tokens: 100,
-      output_tokens: 10, cached_tokens: 0, cache_write_tokens: null, reasoning_tokens: null, cost_usd: 0.001, interrupted_reason: null, warnings: [], user_agent: null,
+      output_tokens: 10, cached_tokens: 0, cache_write_tokens: null, reasoning_tokens: null, cost_usd: 0.001, interrupted_reason: null, resumed_from: null, warnings: [], user_agent: null,
     } satisfies RequestLogEntry,
     fields,
   );

@@ -29,6 +29,8 @@ export interface RequestLogEntry {
   /** Null when no price is known for the upstream model. */
   cost_usd: number | null;
   interrupted_reason: string | null;
+  /** The recovery record this request was answered from (resume on retry), instead of a model. */
+  resumed_from: string | null;
   warnings: string[];
   user_agent: string | null;
 }

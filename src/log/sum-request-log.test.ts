@@ -31,7 +31,7 @@ function entry(index: number, fields: Partial<RequestLogEntry> = {}): RequestLog
       protocol: index % 2 ? 'openai-chat' : 'anthropic-messages', endpoint: '/v1/chat/completions', model: 'm', upstream, attempts: 1,
       mode: upstream === null ? null : 'translate', status: 200, stream: false, duration_ms: 10, ttfb_ms: 5, input_tokens: 100 + index,
       output_tokens: index % 5 === 0 ? null : 10, cached_tokens: index % 7, cache_write_tokens: null, reasoning_tokens: null,
-      cost_usd: upstream === 'ollama/llama3' ? null : upstream === null ? 0 : 0.001 * (index % 4), interrupted_reason: null, warnings: [], user_agent: 'sdk/1.0',
+      cost_usd: upstream === 'ollama/llama3' ? null : upstream === null ? 0 : 0.001 * (index % 4), interrupted_reason: null, resumed_from: null, warnings: [], user_agent: 'sdk/1.0',
     } satisfies RequestLogEntry,
     fields,
   );

@@ -27,6 +27,7 @@ function entry(id: string, fields: Partial<RequestLogEntry> = {}): RequestLogEnt
       reasoning_tokens: null,
       cost_usd: 0.001,
       interrupted_reason: null,
+      resumed_from: null,
       warnings: [],
       user_agent: 'test/1',
     },

@@ -31,6 +31,7 @@ export class FinishedRequest implements InspectedRequest {
   readonly ttfbMs: number | undefined;
   readonly warnings: readonly Warning[];
   readonly interrupted: GenerationOutcome['interrupted'];
+  readonly resumedFrom: string | undefined;
   readonly error: InspectedRequest['error'];
   readonly #provider: string | undefined;
   readonly #upstreamModel: string;
@@ -72,6 +73,7 @@ export class FinishedRequest implements InspectedRequest {
     this.ttfbMs = outcome.ttfbMs;
     this.warnings = outcome.warnings.length === 0 ? NO_WARNINGS : outcome.warnings;
     this.interrupted = outcome.interrupted;
+    this.resumedFrom = outcome.resumedFrom;
     const error = outcome.error;
     this.error = error === undefined ? undefined : { code: error.code, status: error.status, message: error.message };
     const upstream = outcome.upstream;

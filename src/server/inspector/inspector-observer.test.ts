@@ -32,6 +32,17 @@ describe('InspectorObserver', () => {
     expect(inspector.liveCount).toBe(0);
   });
 
+  it('marks a request answered from a recovery record, while it runs and once finished', () => {
+    const inspector = new InspectorObserver(3, () => config);
+    const resumed = Object.assign(outcome('retry'), { resumedFrom: 'req_first' });
+    inspector.started(resumed);
+    expect(inspector.rows(undefined)[0]).toMatchObject({ request_id: 'retry', live: true, resumed_from: 'req_first', upstream: null });
+    inspector.finished(resumed);
+    expect(inspector.rows(undefined)[0]).toMatchObject({ request_id: 'retry', live: false, resumed_from: 'req_first' });
+    inspector.finished(outcome('plain'));
+    expect(inspector.rows(undefined)[0]).toMatchObject({ request_id: 'plain', resumed_from: null });
+  });
+
   it('keeps the bodies of the requests it lists, copied, and drops the oldest past its memory', () => {
     const inspector = new InspectorObserver(3, () => config, 1);
     const big = (id: string) => {

@@ -28,6 +28,7 @@ export type InspectorRow = Pick<
   | 'reasoning_tokens'
   | 'cost_usd'
   | 'interrupted_reason'
+  | 'resumed_from'
 > & {
   /** Grows with every change of the entry: the feed sends rows newer than what the page has. */
   version: number;
@@ -58,6 +59,7 @@ export type InspectedRequest = Pick<
   | 'ttfbMs'
   | 'warnings'
   | 'interrupted'
+  | 'resumedFrom'
   | 'requestBodyText'
   | 'upstreamRequestBodyText'
   | 'responseBodyText'
@@ -112,6 +114,7 @@ class InspectorEntry {
       // As the request log prices it: the same price list and config overrides.
       cost_usd: upstream ? costOf(upstream.provider, upstream.model, usage) : null,
       interrupted_reason: outcome.interrupted ?? null,
+      resumed_from: outcome.resumedFrom ?? null,
       warnings: outcome.warnings.length,
       response_chars: this.live ? outcome.responseBodyText().length : null,
     };
