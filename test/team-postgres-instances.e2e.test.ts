@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { POSTGRES_SCHEMA_VERSION } from '../src/store/postgres-migrations.js';
 import { openConfiguredRequestLog, type ConfiguredRequestLog } from '../src/store/open-configured-request-log.js';
 import { openPostgresRecoveryStore } from '../src/store/postgres-recovery-store.js';
 import { createTestDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from './helpers/test-database.js';
+import { DatabaseRelay } from './helpers/database-relay.js';
 import { serveChild, type Child } from './helpers/serve-child.js';
 import { api, interrupt, KEY, until } from './helpers/team-requests.js';
 
@@ -131,50 +131,6 @@ describe.skipIf(!DATABASE_URL)('resume across instances', () => {
     expect(again.response.headers.get('x-switchyard-resumed')).toBeNull();
   });
 });
-
-/** A TCP relay in front of the database that can play dead: connections refused and cut. */
-class DatabaseRelay {
-  readonly #server: Server;
-  readonly #sockets = new Set<Socket>();
-  #down = false;
-  port = 0;
-
-  constructor(private readonly target: { host: string; port: number }) {
-    this.#server = createServer((socket) => {
-      if (this.#down) return socket.destroy();
-      const upstream = createConnection(this.target);
-      this.#sockets.add(socket).add(upstream);
-      const close = () => {
-        socket.destroy();
-        upstream.destroy();
-        this.#sockets.delete(socket);
-        this.#sockets.delete(upstream);
-      };
-      socket.on('error', close).on('close', close);
-      upstream.on('error', close).on('close', close);
-      socket.pipe(upstream).pipe(socket);
-    });
-  }
-
-  async listen(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.#server.address() as { port: number }).port;
-  }
-
-  stop(): void {
-    this.#down = true;
-    for (const socket of this.#sockets) socket.destroy();
-  }
-
-  start(): void {
-    this.#down = false;
-  }
-
-  close(): Promise<void> {
-    this.stop();
-    return new Promise((resolve) => this.#server.close(() => resolve()));
-  }
-}
 
 describe.skipIf(!DATABASE_URL)('the database down under load', () => {
   let database: TestDatabase;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseRelay } from '../../test/helpers/database-relay.js';
 import { createTestDatabase, queryDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from '../../test/helpers/test-database.js';
 import type { RequestLogEntry } from '../log/request-log.js';
 import { openPostgresDatabase } from './postgres-database.js';
@@ -93,6 +94,35 @@ describe.skipIf(!DATABASE_URL)('the request log on PostgreSQL', () => {
     const seen = [...(await follower.poll()), ...(await follower.poll())].map((one) => one.request_id);
     expect(seen.sort()).toEqual([0, 1, 2, 3, 4].flatMap((index) => [`req_first_${index}`, `req_second_${index}`]).sort());
     expect(await follower.poll()).toEqual([]);
+  });
+
+  it('keeps entries while the database is away, writes each once when it is back, and counts what a stop loses', async () => {
+    const target = new URL(database.url);
+    const relay = new DatabaseRelay({ host: target.hostname, port: Number(target.port) });
+    await relay.listen();
+    target.port = String(relay.port);
+    const said: string[] = [];
+    const log = await openPostgresRequestLog({ url: target.toString(), maxAgeMs: 86_400_000, maxBytes: 2 ** 30, log: (line) => said.push(line) });
+    try {
+      relay.stop();
+      log.append(entry('req_away_1'));
+      log.append(entry('req_away_2'));
+      await log.flush();
+      expect(said.join('\n')).toContain('unreachable');
+      relay.start();
+      await log.flush();
+      const stored = await rows("SELECT entry FROM switchyard_request_log WHERE entry LIKE '%req_away_%'");
+      expect(stored.map((row) => JSON.parse(row.entry).request_id).sort()).toEqual(['req_away_1', 'req_away_2']);
+
+      relay.stop();
+      log.append(entry('req_lost'));
+      await log.close();
+      expect(said.at(-1)).toMatch(/^LOST 1 request log entries: the request log database .* was still unreachable when the gateway stopped$/);
+      expect(said.join('\n')).not.toContain(new URL(database.url).password);
+    } finally {
+      await log.close();
+      await relay.close();
+    }
   });
 
   it('prunes by age, then the oldest rows until the table fits', async () => {

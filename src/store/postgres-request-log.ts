@@ -79,6 +79,7 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
   #writing: Promise<void> = Promise.resolve();
   #unreachable = false;
   #lastPrune = 0;
+  #closed = false;
 
   constructor(database: PostgresDatabase, options: PostgresRequestLogOptions) {
     this.#database = database;
@@ -113,7 +114,10 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
     await this.flush();
+    this.#closed = true;
+    clearTimeout(this.#timer);
     const lost = this.#waiting.reduce((sum, batch) => sum + batch.count, 0);
     if (lost > 0) this.#options.log(`LOST ${lost} request log entries: the request log database ${this.location} was still unreachable when the gateway stopped`);
     this.#waiting = [];
@@ -169,7 +173,8 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
   }
 
   #schedule(delayMs: number): void {
-    if (this.#timer !== undefined) return;
+    // Once closed, nothing is tried again: what is left was counted as lost.
+    if (this.#timer !== undefined || this.#closed) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       void this.flush();
