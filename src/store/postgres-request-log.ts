@@ -75,6 +75,8 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
   #waiting: { rows: Buffer; count: number; bytes: number }[] = [];
   #waitingBytes = 0;
   #queued = 0;
+  /** Entries not even queued since the last flush: the memory for waiting batches was full. */
+  #dropped = 0;
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
   #unreachable = false;
@@ -89,7 +91,9 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
 
   append(entry: RequestLogEntry, bodies?: RequestLogBodies): void {
     if (this.#waitingBytes + this.#rows.length >= MAX_PENDING_BYTES) {
-      this.#options.log(`LOST request log entry ${entry.request_id}: the request log database ${this.location} has not taken the last ${this.#waitingBytes} bytes`);
+      // Said once per flush, not once per request: a database away for long would flood the log.
+      this.#dropped += 1;
+      this.#schedule(FLUSH_DELAY_MS);
       return;
     }
     this.#rows.addText(storable(JSON.stringify(entry)));
@@ -103,6 +107,10 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
   flush(): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    if (this.#dropped > 0) {
+      this.#options.log(`LOST ${this.#dropped} request log entries: the request log database ${this.location} has not taken the ${this.#waitingBytes} bytes waiting before them`);
+      this.#dropped = 0;
+    }
     if (this.#queued > 0) {
       const bytes = this.#rows.length;
       this.#waiting.push({ rows: this.#rows.take(), count: this.#queued, bytes });
