@@ -45,7 +45,7 @@ describe.skipIf(!DATABASE_URL)('an instance killed mid-drain', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('leaves its record complete with what had arrived, cut by a stopped instance, not draining forever', async () => {
+  it('leaves its record complete with what had arrived, cut by a stopped instance, not draining forever; a retry following it elsewhere gets an error, not a clean end', async () => {
     const [a, b] = children;
     const requestId = await interrupt(a.url, { model: 'mock-slow', stream: true, messages: [{ role: 'user', content: 'a very long story' }] });
     // A's drain has refreshed the record with more than the two chunks the client read.
@@ -56,7 +56,22 @@ describe.skipIf(!DATABASE_URL)('an instance killed mid-drain', () => {
     expect(draining.body.state).toBe('draining');
     const before = JSON.parse(draining.body.response.body_raw).choices[0].message.content as string;
 
+    // A streaming retry on B follows A's drain (B learns of it within its poll, a second).
+    await sleep(1500);
+    const follower = new OpenAI({ apiKey: KEY, baseURL: `${b.url}/v1`, maxRetries: 0 });
+    const { data: followed, response: followedResponse } = await follower.chat.completions
+      .create({ model: 'mock-slow', stream: true, messages: [{ role: 'user', content: 'a very long story' }] })
+      .withResponse();
+    expect(followedResponse.headers.get('x-switchyard-resumed')).toBe(requestId);
+    const iterator = followed[Symbol.asyncIterator]();
+    expect((await iterator.next()).done).toBe(false);
+
     a.process.kill('SIGKILL');
+    // Once A's lease has run out, B's follower ends with its protocol's error, not a clean end.
+    const ending = (async () => {
+      for (;;) if ((await iterator.next()).done) return 'ended cleanly';
+    })().catch((error: Error) => error.message);
+    expect(await ending).toMatch(/stopped before its end/);
     const after = await until(() => api(b.url, `/v1/recoveries/${requestId}`), ({ body }) => body.state !== 'draining');
     expect(after.body).toMatchObject({
       request_id: requestId,

@@ -36,7 +36,8 @@ describe.skipIf(!DATABASE_URL)('two instances behind a round-robin proxy', () =>
     await writeFile(
       configPath,
       JSON.stringify({
-        providers: { mock: { type: 'mock', slowIntervalMs: 30, slowPieces: 60 } },
+        // `slower/mock-slow` takes 6 s: long enough to follow another instance's drain while it runs.
+        providers: { mock: { type: 'mock', slowIntervalMs: 30, slowPieces: 60 }, slower: { type: 'mock', slowIntervalMs: 100, slowPieces: 60 } },
         store: { type: 'postgres', url: '$TEAM_DATABASE_URL' },
       }),
     );
@@ -88,22 +89,29 @@ describe.skipIf(!DATABASE_URL)('two instances behind a round-robin proxy', () =>
     }
   });
 
-  it('a retry on the other instance while the first still drains waits for the drain, and gets the whole answer', async () => {
-    const body = { model: 'mock-slow', stream: true as const, messages: [{ role: 'user' as const, content: 'join me from afar' }] };
+  it('a streaming retry on the other instance while the first still drains follows that drain live, to the whole answer', async () => {
+    const body = { model: 'slower/mock-slow', stream: true as const, messages: [{ role: 'user' as const, content: 'follow me from afar' }] };
     proxy.nextInstance = 0;
     const requestId = await interrupt(proxy.url, body);
-    // The second instance learns of the drain while it runs (60 pieces at 30 ms: about 1.8 s).
+    // The second instance learns of the drain while it runs (60 pieces at 100 ms: about 6 s).
     await sleep(LEARN_MS);
-    const draining = await api(instances[1].url, `/v1/recoveries/${requestId}`);
-    expect(draining.body.state).toBe('draining');
-
     proxy.nextInstance = 1;
-    const retry = await streamed(body);
-    expect(retry).toMatchObject({ instance: '1', resumed: requestId });
-    const record = await api(instances[0].url, `/v1/recoveries/${requestId}`);
-    expect(record.body).toMatchObject({ state: 'complete', resumed_by: retry.requestId });
-    expect(retry.text).toBe(contentOf(record.body));
-    expect(retry.text.split(' ')).toHaveLength(60);
+    const { data: stream, response } = await client().chat.completions.create(body).withResponse();
+    expect(response.headers.get('x-test-instance')).toBe('1');
+    expect(response.headers.get('x-switchyard-resumed')).toBe(requestId);
+    let text = '';
+    let stateAtFirstText: string | undefined;
+    for await (const chunk of stream) {
+      const piece = chunk.choices[0]?.delta.content ?? '';
+      if (piece && stateAtFirstText === undefined) stateAtFirstText = (await api(instances[0].url, `/v1/recoveries/${requestId}`)).body.state;
+      text += piece;
+    }
+    // Its first words came while the first instance was still generating the rest.
+    expect(stateAtFirstText).toBe('draining');
+    const record = await until(() => api(instances[0].url, `/v1/recoveries/${requestId}`), ({ body: stored }) => stored.state === 'complete');
+    expect(record.body).toMatchObject({ state: 'complete', resumed_by: response.headers.get('x-request-id') });
+    expect(text).toBe(contentOf(record.body));
+    expect(text.split(' ')).toHaveLength(60);
   });
 
   it('two identical retries at once on the two instances: one is answered from the record, the other goes upstream', async () => {

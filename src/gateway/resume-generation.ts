@@ -7,6 +7,7 @@ import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import { ResumableRecords, type ResumableRecord } from '../recoveries/resumable-records.js';
 import type { ProtocolCodec } from '../protocols/protocol-codec.js';
 import type { GenerationOutcome } from './generation-outcome.js';
+import { RemoteDrain, REMOTE_DRAIN_MAX_MS, REMOTE_DRAIN_POLL_MS } from './remote-drain.js';
 import type { FollowedDrain, ResumeSource } from './resume-stream.js';
 
 /** A drain a retry may join: the generation whose client left, until its upstream is done. */
@@ -33,13 +34,10 @@ export class LiveDrain implements FollowedDrain {
   }
 }
 
-/** How often a retry waiting for another instance's drain reads its record. */
-const REMOTE_DRAIN_POLL_MS = 250;
-/**
- * How long it waits at most. An instance that stops mid-drain stops renewing the record's lease,
- * which ends the wait well before this (docs/team.md); a drain alive this long is left running.
- */
-const REMOTE_DRAIN_MAX_WAIT_MS = 10 * 60 * 1000;
+/** Whether a complete record holds a whole answer no retry took yet. */
+function answersRetry(stored: RecoveryRecord): boolean {
+  return stored.state === 'complete' && stored.interrupted_reason === 'client_disconnected' && stored.error_message === undefined && stored.resumed_by === undefined;
+}
 
 /** How a retry is answered from a record: its JSON as the record holds it, or a stream. */
 export type ResumedAnswer = { kind: 'json'; body: string } | { kind: 'stream'; source: ResumeSource };
@@ -135,14 +133,26 @@ export class Resumer {
    * The record as the store holds it once no drain runs on it: a drain another instance runs
    * (a shared store) is waited for, read as it is refreshed. None when it cannot be read.
    */
-  async #completed(record: Record): Promise<RecoveryRecord | undefined> {
-    const read = () => this.#store.get(record.requestId, record.user).catch(() => undefined);
-    let stored = await read();
-    for (let waited = 0; stored?.state === 'draining' && waited < REMOTE_DRAIN_MAX_WAIT_MS; waited += REMOTE_DRAIN_POLL_MS) {
+  async #completed(record: Record, stored: RecoveryRecord | undefined): Promise<RecoveryRecord | undefined> {
+    for (let waited = 0; stored?.state === 'draining' && waited < REMOTE_DRAIN_MAX_MS; waited += REMOTE_DRAIN_POLL_MS) {
       await sleep(REMOTE_DRAIN_POLL_MS);
-      stored = await read();
+      stored = await this.#read(record);
     }
     return stored;
+  }
+
+  #read(record: Record): Promise<RecoveryRecord | undefined> {
+    return this.#store.get(record.requestId, record.user).catch(() => undefined);
+  }
+
+  /** Takes the record in the store for this retry: of two retries on two instances, one gets it. */
+  async #take(record: Record): Promise<boolean> {
+    const taken = await this.#store.markResumed(record.requestId, record.usedBy!, record.user).catch((error: unknown) => {
+      this.#log(`could not note the resume of ${record.requestId}: ${String(error)}`);
+      return false;
+    });
+    if (!taken) this.#records.remove(record);
+    return taken;
   }
 
   /**
@@ -160,8 +170,10 @@ export class Resumer {
       return { kind: 'json', body: live.responseBodyText() };
     }
     await record.settled;
-    const stored = await this.#completed(record);
-    if (!stored || stored.state !== 'complete' || stored.interrupted_reason !== 'client_disconnected' || stored.error_message !== undefined || stored.resumed_by !== undefined) {
+    const first = await this.#read(record);
+    if (first?.state === 'draining' && stream) return this.#followRemote(record, first, codec);
+    const stored = await this.#completed(record, first);
+    if (!stored || !answersRetry(stored)) {
       this.#records.remove(record);
       return undefined;
     }
@@ -172,16 +184,27 @@ export class Resumer {
       this.#records.remove(record);
       return undefined;
     }
-    // Taken in the store before it answers: of two retries on two instances, one gets it.
-    const taken = await this.#store.markResumed(record.requestId, record.usedBy!, record.user).catch((error: unknown) => {
-      this.#log(`could not note the resume of ${record.requestId}: ${String(error)}`);
-      return false;
-    });
-    if (!taken) {
+    if (!(await this.#take(record))) return undefined;
+    if (!stream) return { kind: 'json', body: stored.response.body_raw };
+    return { kind: 'stream', source: { kind: 'complete', response } };
+  }
+
+  /**
+   * A streaming retry of a drain another instance runs (docs/team.md): taken in the store at once,
+   * then answered with everything so far and the rest as that instance refreshes the record.
+   */
+  async #followRemote(record: Record, first: RecoveryRecord, codec: ProtocolCodec): Promise<ResumedAnswer | undefined> {
+    let response: GenerateResponse;
+    try {
+      response = codec.decodeResponse(JSON.parse(first.response.body_raw));
+    } catch {
       this.#records.remove(record);
       return undefined;
     }
-    if (!stream) return { kind: 'json', body: stored.response.body_raw };
-    return { kind: 'stream', source: { kind: 'complete', response } };
+    if (first.interrupted_reason !== 'client_disconnected' || first.resumed_by !== undefined || !(await this.#take(record))) {
+      this.#records.remove(record);
+      return undefined;
+    }
+    return { kind: 'stream', source: { kind: 'live', drain: new RemoteDrain({ store: this.#store, codec, first, response }) } };
   }
 }

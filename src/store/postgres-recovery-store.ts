@@ -124,6 +124,7 @@ class PostgresRecoveryStore implements RecoveryStore {
   }
 
   // The request body of a stored id does not change: only the summary and the response are written.
+  // A retry on another instance may have taken the record meanwhile (`resumed_by`): a refresh keeps that.
   replace(record: RecoveryRecord): Promise<boolean> {
     return this.#run('write to', async () => {
       assertStorableRecord(record);
@@ -295,7 +296,7 @@ class PostgresRecoveryStore implements RecoveryStore {
            error_message, resumed_by, request_body_hash, response_body_size, response_body, lease_expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${LEASE_VALUE})
          ON CONFLICT (request_id) DO UPDATE SET created_at = $2, interrupted_reason = $3, state = $4, user_name = $5, model = $6,
-           protocol = $7, provider = $8, error_message = $9, resumed_by = $10, request_body_hash = $11, response_body_size = $12,
+           protocol = $7, provider = $8, error_message = $9, resumed_by = COALESCE($10, switchyard_recoveries.resumed_by), request_body_hash = $11, response_body_size = $12,
            response_body = $13, lease_expires_at = ${LEASE_VALUE}, updated_at = now()`,
         recordValues(record, this.#leaseMs),
       );
@@ -317,7 +318,7 @@ class PostgresRecoveryStore implements RecoveryStore {
   async #replaceNow(record: RecoveryRecord): Promise<boolean> {
     const result = await this.#pool.query(
       `UPDATE switchyard_recoveries SET created_at = $2, interrupted_reason = $3, state = $4, user_name = $5, model = $6, protocol = $7,
-         provider = $8, error_message = $9, resumed_by = $10, request_body_hash = $11, response_body_size = $12, response_body = $13,
+         provider = $8, error_message = $9, resumed_by = COALESCE($10, resumed_by), request_body_hash = $11, response_body_size = $12, response_body = $13,
          lease_expires_at = ${LEASE_VALUE}, updated_at = now()
        WHERE request_id = $1`,
       recordValues(record, this.#leaseMs),
