@@ -68,6 +68,22 @@ export class UsageTally {
     else if (entry.input_tokens !== null || entry.output_tokens !== null) row.cost_usd = null;
   }
 
+  /**
+   * A group summed elsewhere (by a database): `entry` names it as `add` reads it, `sums` are its
+   * requests and, over those that reached a model, tokens and cost (null when one of them used
+   * tokens at an unknown price).
+   */
+  addGroup(entry: UsageFields, sums: Omit<UsageRow, 'key'>): void {
+    const key = this.#keyOf(entry);
+    let row = this.#groups.get(key);
+    if (!row) this.#groups.set(key, (row = emptyRow(key)));
+    row.requests += sums.requests;
+    row.input_tokens += sums.input_tokens;
+    row.output_tokens += sums.output_tokens;
+    row.cached_tokens += sums.cached_tokens;
+    if (row.cost_usd !== null) row.cost_usd = sums.cost_usd === null ? null : row.cost_usd + sums.cost_usd;
+  }
+
   report(): UsageReport {
     const by = this.by;
     const rows = [...this.#groups.values()].map((row) => Object.assign({}, row, { cost_usd: row.cost_usd === null ? null : roundCost(row.cost_usd) }));

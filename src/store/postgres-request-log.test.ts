@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseRelay } from '../../test/helpers/database-relay.js';
 import { createTestDatabase, queryDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from '../../test/helpers/test-database.js';
+import { aggregateUsage } from '../log/aggregate-usage.js';
 import type { RequestLogEntry } from '../log/request-log.js';
 import { openPostgresDatabase } from './postgres-database.js';
 import { openPostgresRequestLog, prunePostgresRequestLog, type PostgresRequestLog } from './postgres-request-log.js';
@@ -82,6 +83,37 @@ describe.skipIf(!DATABASE_URL)('the request log on PostgreSQL', () => {
     expect((await log.sumUsage({ by: 'user', since: Date.now() - 3_600_000 })).total.requests).toBe(3);
   });
 
+  it('sums usage as the entries themselves sum, for every grouping and since', async () => {
+    const log = await open();
+    await queryDatabase(database.url, 'DELETE FROM switchyard_request_log');
+    const upstreams = ['a/x', 'b/y', null, 'ollama/llama3'];
+    const entries: RequestLogEntry[] = [];
+    for (let index = 0; index < 300; index += 1) {
+      const upstream = upstreams[index % 4]!;
+      entries.push(
+        entry(`req_sum_${index}`, {
+          // Three days of entries, 17 minutes apart: days and quarter hours of every kind.
+          time: new Date(Date.now() - (300 - index) * 17 * 60_000).toISOString(),
+          user: `user${index % 3}`,
+          protocol: index % 5 === 0 ? 'gemini' : 'openai-chat',
+          upstream,
+          input_tokens: upstream === null && index % 8 === 2 ? null : 10 + index,
+          output_tokens: upstream === null ? null : index % 7,
+          cached_tokens: index % 6 === 0 ? 3 : null,
+          cost_usd: upstream === 'ollama/llama3' ? null : upstream === null ? 0 : 0.0001 * index,
+        }),
+      );
+    }
+    for (const one of entries) log.append(one);
+    await log.flush();
+    for (const by of ['model', 'provider', 'user', 'protocol', 'day'] as const) {
+      for (const since of [undefined, Date.now() - 86_400_000]) {
+        const expected = aggregateUsage(entries.filter((one) => since === undefined || Date.parse(one.time) >= since), by);
+        expect(await log.sumUsage({ by, since }), `${by} since ${since}`).toEqual(expected);
+      }
+    }
+  });
+
   it('follows what two instances write, each entry once', async () => {
     const [first, second] = [await open(), await open()];
     const follower = first.follow();
@@ -127,6 +159,7 @@ describe.skipIf(!DATABASE_URL)('the request log on PostgreSQL', () => {
 
   it('prunes by age, then the oldest rows until the table fits', async () => {
     const log = await open();
+    await queryDatabase(database.url, 'DELETE FROM switchyard_request_log');
     for (let index = 0; index < 200; index += 1) log.append(entry(`req_bulk_${index}`, { user_agent: 'x'.repeat(2000) }));
     await log.flush();
     // The first 50 as if written three days ago.

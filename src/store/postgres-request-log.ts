@@ -47,9 +47,18 @@ const FIELD_SEPARATOR = 0x02;
  */
 const SINCE_MARGIN_MS = 60 * 60 * 1000;
 
+const QUARTER_HOUR_MS = 15 * 60 * 1000;
+
+/** What the database groups by for each grouping (`model` and `provider` both by upstream: the tally splits). */
+const GROUP_COLUMN: Record<UsageGrouping, string> = {
+  model: 'x.upstream',
+  provider: 'x.upstream',
+  user: 'x."user"',
+  protocol: 'x.protocol',
+  day: "floor(extract(epoch FROM x.time) / 900)::text",
+};
+
 /** The fields of an entry that usage sums, read from its JSON. */
-const USAGE_FIELDS = `x.time, x."user", x.protocol, x.upstream, x.input_tokens::float8 AS input_tokens, x.output_tokens::float8 AS output_tokens,
-  x.cached_tokens::float8 AS cached_tokens, x.cost_usd`;
 const ENTRY_FIELDS = `json_to_record(entry::json) AS x(time timestamptz, "user" text, protocol text, upstream text,
   input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision)`;
 
@@ -150,28 +159,41 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
     return entries;
   }
 
+  /**
+   * Summed by the database, group by group: only the groups travel, not the entries (100,000
+   * entries sent one by one took 1.2-1.5 s). Days are the reader's own (`UsageTally`): the database
+   * groups by quarter hour, the smallest step of any time zone's offset, and the tally by local day.
+   */
   async sumUsage(options: { since?: number; by: UsageGrouping }): Promise<UsageReport> {
-    // The summed fields only, read by the database: the entries' text stays there.
     const since = options.since;
-    const { rows } = await queryRedacted<UsageRowOfTable>(
+    const column = GROUP_COLUMN[options.by];
+    const { rows } = await queryRedacted<UsageGroupRow>(
       this.#database,
-      since === undefined
-        ? `SELECT ${USAGE_FIELDS} FROM switchyard_request_log, ${ENTRY_FIELDS} ORDER BY x.time, seq`
-        : `SELECT ${USAGE_FIELDS} FROM switchyard_request_log, ${ENTRY_FIELDS} WHERE logged_at >= $1 AND x.time >= $2 ORDER BY x.time, seq`,
+      `SELECT ${column} AS grouped, count(*)::float8 AS requests,
+         coalesce(sum(x.input_tokens) FILTER (WHERE x.upstream IS NOT NULL), 0)::float8 AS input_tokens,
+         coalesce(sum(x.output_tokens) FILTER (WHERE x.upstream IS NOT NULL), 0)::float8 AS output_tokens,
+         coalesce(sum(x.cached_tokens) FILTER (WHERE x.upstream IS NOT NULL), 0)::float8 AS cached_tokens,
+         coalesce(sum(x.cost_usd) FILTER (WHERE x.upstream IS NOT NULL), 0)::float8 AS cost_usd,
+         coalesce(bool_or(x.upstream IS NOT NULL AND x.cost_usd IS NULL AND (x.input_tokens IS NOT NULL OR x.output_tokens IS NOT NULL)), false) AS cost_unknown
+       FROM switchyard_request_log, ${ENTRY_FIELDS}
+       ${since === undefined ? '' : 'WHERE logged_at >= $1 AND x.time >= $2'}
+       GROUP BY 1`,
       since === undefined ? [] : [new Date(since - SINCE_MARGIN_MS), new Date(since)],
     );
     const tally = new UsageTally(options.by);
     const fields: UsageFields = { time: '', user: '', protocol: '', upstream: null, input_tokens: null, output_tokens: null, cached_tokens: null, cost_usd: null };
     for (const row of rows) {
-      fields.time = options.by === 'day' ? row.time.toISOString() : '';
-      fields.user = row.user;
-      fields.protocol = row.protocol;
-      fields.upstream = row.upstream;
-      fields.input_tokens = row.input_tokens;
-      fields.output_tokens = row.output_tokens;
-      fields.cached_tokens = row.cached_tokens;
-      fields.cost_usd = row.cost_usd;
-      tally.add(fields);
+      if (options.by === 'day') fields.time = new Date(Number(row.grouped) * QUARTER_HOUR_MS).toISOString();
+      else if (options.by === 'user') fields.user = row.grouped ?? '';
+      else if (options.by === 'protocol') fields.protocol = row.grouped ?? '';
+      else fields.upstream = row.grouped;
+      tally.addGroup(fields, {
+        requests: row.requests,
+        input_tokens: row.input_tokens,
+        output_tokens: row.output_tokens,
+        cached_tokens: row.cached_tokens,
+        cost_usd: row.cost_unknown ? null : row.cost_usd,
+      });
     }
     return tally.report();
   }
@@ -247,15 +269,15 @@ export async function prunePostgresRequestLog(database: PostgresDatabase, option
   await pool.query('DELETE FROM switchyard_request_log WHERE seq < $1', [Math.ceil(low + (high - low + 1) * share)]);
 }
 
-interface UsageRowOfTable {
-  time: Date;
-  user: string;
-  protocol: string;
-  upstream: string | null;
-  input_tokens: number | null;
-  output_tokens: number | null;
-  cached_tokens: number | null;
-  cost_usd: number | null;
+interface UsageGroupRow {
+  /** The upstream, user, protocol, or quarter hour since the epoch, as the grouping asks. */
+  grouped: string | null;
+  requests: number;
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  cost_usd: number;
+  cost_unknown: boolean;
 }
 
 /**
