@@ -3,6 +3,7 @@ import { redactSecrets } from '../core/redact-secrets.js';
 import type { Usage } from '../core/usage.js';
 import type { Warning } from '../core/warning.js';
 import type { GenerationObserver, GenerationOutcome, TokenCountOutcome } from '../gateway/generation-outcome.js';
+import { isoTime } from './iso-time.js';
 import { loadPriceDataset, ModelPrices, priceDatasetLoaded } from './model-prices.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { RequestLogSink } from './request-log-store.js';
@@ -65,7 +66,7 @@ export class RequestLogObserver implements GenerationObserver {
     const tokens = outcome.inputTokens ?? null;
     this.#writer.append({
       request_id: outcome.requestId,
-      time: new Date(outcome.startedAt).toISOString(),
+      time: isoTime(outcome.startedAt),
       user: outcome.user,
       protocol: outcome.protocol,
       endpoint: outcome.endpoint,
@@ -126,7 +127,7 @@ export function createRequestLogEntry(fields: {
   const { usage } = fields;
   return {
     request_id: fields.requestId,
-    time: new Date(fields.startedAt).toISOString(),
+    time: isoTime(fields.startedAt),
     user: fields.user,
     protocol: fields.protocol,
     endpoint: fields.endpoint,

@@ -1,6 +1,7 @@
 import { writeSync } from 'node:fs';
 import type { GatewayLogger } from '../gateway/run-generation.js';
 import { ByteBatch } from '../log/byte-batch.js';
+import { isoTime } from '../log/iso-time.js';
 
 /** How long lines wait to be written to stderr together: one write per this many ms under load. */
 const FLUSH_DELAY_MS = 20;
@@ -14,7 +15,7 @@ const FLUSH_DELAY_MS = 20;
  */
 export function createLogger(options: { quiet?: boolean; write?: (line: string) => void } = {}): GatewayLogger {
   const write = options.write ?? createBatchedStderr();
-  const log = (level: string) => (message: string) => write(`${new Date().toISOString()} ${level} ${message}`);
+  const log = (level: string) => (message: string) => write(`${isoTime(Date.now())} ${level} ${message}`);
   const info = log('info');
   return { enabled: !options.quiet, info: (message) => void (options.quiet || info(message)), warn: log('warn'), error: log('error') };
 }

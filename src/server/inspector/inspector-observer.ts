@@ -1,6 +1,7 @@
 import type { GatewayConfig } from '../../config/config-types.js';
 import type { GenerationObserver, GenerationOutcome } from '../../gateway/generation-outcome.js';
 import type { Usage } from '../../core/usage.js';
+import { isoTime } from '../../log/iso-time.js';
 import { ModelPrices } from '../../log/model-prices.js';
 import type { RequestLogEntry } from '../../log/request-log.js';
 import { BodyArena } from './body-arena.js';
@@ -95,7 +96,7 @@ class InspectorEntry {
     const row: InspectorRow = {
       request_id: outcome.requestId,
       version: this.version,
-      time: new Date(outcome.startedAt).toISOString(),
+      time: isoTime(outcome.startedAt),
       user: outcome.user,
       protocol: outcome.protocol,
       endpoint: outcome.endpoint,
