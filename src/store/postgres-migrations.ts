@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { withClient } from './with-client.js';
 
 /**
  * The schema of the shared store, one step per version, applied in order on start (docs/team.md).
@@ -70,28 +71,27 @@ export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.length;
 const MIGRATION_LOCK_ID = 0x73776974636879n;
 
 /** Brings the database to POSTGRES_SCHEMA_VERSION; returns the version it was at before. */
-export async function migratePostgres(pool: Pool): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    // Released with the transaction, also when the connection drops.
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID.toString()]);
-    await client.query('CREATE TABLE IF NOT EXISTS switchyard_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-    const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM switchyard_schema');
-    const from = rows[0]?.version ?? 0;
-    if (from > MIGRATIONS.length) {
-      throw new Error(`the database's schema is at version ${from}, newer than this gateway knows (${MIGRATIONS.length}): upgrade the gateway`);
+export function migratePostgres(pool: Pool): Promise<number> {
+  return withClient(pool, async (client) => {
+    try {
+      await client.query('BEGIN');
+      // Released with the transaction, also when the connection drops.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID.toString()]);
+      await client.query('CREATE TABLE IF NOT EXISTS switchyard_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+      const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM switchyard_schema');
+      const from = rows[0]?.version ?? 0;
+      if (from > MIGRATIONS.length) {
+        throw new Error(`the database's schema is at version ${from}, newer than this gateway knows (${MIGRATIONS.length}): upgrade the gateway`);
+      }
+      for (let version = from + 1; version <= MIGRATIONS.length; version++) {
+        await client.query(MIGRATIONS[version - 1]);
+        await client.query('INSERT INTO switchyard_schema (version) VALUES ($1)', [version]);
+      }
+      await client.query('COMMIT');
+      return from;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
     }
-    for (let version = from + 1; version <= MIGRATIONS.length; version++) {
-      await client.query(MIGRATIONS[version - 1]);
-      await client.query('INSERT INTO switchyard_schema (version) VALUES ($1)', [version]);
-    }
-    await client.query('COMMIT');
-    return from;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }

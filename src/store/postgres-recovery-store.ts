@@ -8,6 +8,7 @@ import { redactDatabaseUrl } from './database-url.js';
 import { openPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
 import { EXPIRED, LEASE_ERROR, LEASE_VALUE, recordValues, SUMMARY_COLUMNS, toRecord, toSummary, type RecordRow, type SummaryRow } from './postgres-recovery-rows.js';
 import { isDatabaseUnavailable, PENDING_RECORDS_LIMIT, PendingRecordWrites, type PendingKind } from './pending-record-writes.js';
+import { withClient } from './with-client.js';
 
 export interface PostgresRecoveryStoreOptions {
   /** postgres://user:password@host:port/database; its password is never shown. */
@@ -288,30 +289,29 @@ class PostgresRecoveryStore implements RecoveryStore {
   }
 
   async #addNow(record: RecoveryRecord): Promise<void> {
-    const client = await this.#pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query(
-        `INSERT INTO switchyard_recoveries (request_id, created_at, interrupted_reason, state, user_name, model, protocol, provider,
-           error_message, resumed_by, request_body_hash, response_body_size, response_body, lease_expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${LEASE_VALUE})
-         ON CONFLICT (request_id) DO UPDATE SET created_at = $2, interrupted_reason = $3, state = $4, user_name = $5, model = $6,
-           protocol = $7, provider = $8, error_message = $9, resumed_by = COALESCE($10, switchyard_recoveries.resumed_by), request_body_hash = $11, response_body_size = $12,
-           response_body = $13, lease_expires_at = ${LEASE_VALUE}, updated_at = now()`,
-        recordValues(record, this.#leaseMs),
-      );
-      await client.query(
-        'INSERT INTO switchyard_recovery_requests (request_id, body) VALUES ($1, $2) ON CONFLICT (request_id) DO UPDATE SET body = $2',
-        [record.request_id, record.request.body_raw],
-      );
-      await this.#pruneByAge(client);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await withClient(this.#pool, async (client) => {
+      try {
+        await client.query('BEGIN');
+        await client.query(
+          `INSERT INTO switchyard_recoveries (request_id, created_at, interrupted_reason, state, user_name, model, protocol, provider,
+             error_message, resumed_by, request_body_hash, response_body_size, response_body, lease_expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, ${LEASE_VALUE})
+           ON CONFLICT (request_id) DO UPDATE SET created_at = $2, interrupted_reason = $3, state = $4, user_name = $5, model = $6,
+             protocol = $7, provider = $8, error_message = $9, resumed_by = COALESCE($10, switchyard_recoveries.resumed_by), request_body_hash = $11, response_body_size = $12,
+             response_body = $13, lease_expires_at = ${LEASE_VALUE}, updated_at = now()`,
+          recordValues(record, this.#leaseMs),
+        );
+        await client.query(
+          'INSERT INTO switchyard_recovery_requests (request_id, body) VALUES ($1, $2) ON CONFLICT (request_id) DO UPDATE SET body = $2',
+          [record.request_id, record.request.body_raw],
+        );
+        await this.#pruneByAge(client);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
     this.#pruneByCountSoon();
   }
 

@@ -7,6 +7,7 @@ import type { RequestLogFollowing, RequestLogSink, RequestLogSource } from '../l
 import type { RequestLogBodies } from '../log/request-log-writer.js';
 import { openPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
 import { isDatabaseUnavailable } from './pending-record-writes.js';
+import { withClient } from './with-client.js';
 
 export interface PostgresRequestLogOptions {
   url: string;
@@ -323,22 +324,15 @@ class PostgresLogFollower implements RequestLogFollowing {
   }
 }
 
-/** Writes `rows` by COPY on a connection of the pool; a connection that failed mid-copy is closed, not reused. */
-async function copyRows(database: PostgresDatabase, rows: Buffer): Promise<void> {
-  const client = await database.pool.connect();
-  let failure: Error | undefined;
-  try {
+/** Writes `rows` by COPY on a connection of the pool (a connection that failed mid-copy is closed, not reused). */
+function copyRows(database: PostgresDatabase, rows: Buffer): Promise<void> {
+  return withClient(database.pool, (client) => {
     const copy = client.query(copyFrom(COPY_BATCH));
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       copy.on('finish', resolve).on('error', reject);
       copy.end(rows);
     });
-  } catch (error) {
-    failure = error as Error;
-    throw error;
-  } finally {
-    client.release(failure);
-  }
+  });
 }
 
 /** A read whose failure says what the driver said, with the database's password blanked. */
