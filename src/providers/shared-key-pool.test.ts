@@ -82,6 +82,20 @@ describe.skipIf(!DATABASE_URL)('SharedKeyPool on PostgreSQL', () => {
     expect([...a.logs, ...b.logs, ...c.logs]).toEqual([]);
   });
 
+  it('forgets the states no instance wrote for a month, when an instance first reaches the database', async () => {
+    const a = open();
+    await a.pool.poll();
+    a.pool.setAside(a.provider, KEYS[0]);
+    a.pool.setAside(a.provider, KEYS[1]);
+    await a.pool.settled();
+    await query(`UPDATE switchyard_key_states SET updated_at = now() - interval '31 days' WHERE key_hash = '${sha256(KEYS[0])}'`);
+    const later = open();
+    await later.pool.poll();
+    // The month-old refusal is gone (the key is tried again); the recent one holds.
+    expect(picks(later, 6)).toEqual(new Set([KEYS[0], KEYS[2]]));
+    expect((await query('SELECT key_hash FROM switchyard_key_states')).map((row) => row.key_hash)).toEqual([sha256(KEYS[1])]);
+  });
+
   it('a rest learned on A is respected by B until it ends; of two rests the later end holds', async () => {
     const [a, b] = [open(), open()];
     await Promise.all([a.pool.poll(), b.pool.poll()]);

@@ -14,6 +14,14 @@ const CHANGED_OVERLAP_MS = 5000;
 
 // One row per key that was ever set aside or rested, under one provider's config: a refusal and a
 // rest add up, and of two rests the later end holds, whichever instance wrote last.
+/**
+ * States no instance has written for a month, forgotten when an instance first reaches the
+ * database: those of configs that changed since (a new config starts afresh anyway), and rests
+ * long over. A key refused a month ago under a config still in use is tried once more, and set
+ * aside again if it is still refused.
+ */
+const FORGET_STALE = "DELETE FROM switchyard_key_states WHERE updated_at < now() - interval '30 days'";
+
 const WRITE = `INSERT INTO switchyard_key_states AS t (provider, config_hash, key_hash, set_aside, resting_until)
   VALUES ($1, $2, $3, $4, now() + $5::double precision * interval '1 millisecond')
   ON CONFLICT (provider, config_hash, key_hash) DO UPDATE SET
@@ -90,7 +98,7 @@ export class PostgresKeyStates implements KeyStateStore {
 
   async #run<T, F>(action: string, failed: F, work: () => Promise<T>): Promise<T | F> {
     try {
-      this.#prepared ??= migratePostgres(this.#pool);
+      this.#prepared ??= migratePostgres(this.#pool).then(() => this.#pool.query(FORGET_STALE));
       await this.#prepared;
       const result = await work();
       if (this.#down) {
