@@ -6,16 +6,15 @@ import type { ProtocolCodec } from '../protocols/protocol-codec.js';
 import type { FollowedDrain } from './resume-stream.js';
 
 /** How often a retry following another instance's drain reads its record. */
-export const REMOTE_DRAIN_POLL_MS = 250;
+const REMOTE_DRAIN_POLL_MS = 250;
 /**
  * How long it follows at most. An instance that stops mid-drain stops renewing the record's
  * lease, which ends the follow well before this (docs/team.md); a drain alive this long is left.
  */
-export const REMOTE_DRAIN_MAX_MS = 10 * 60 * 1000;
+const REMOTE_DRAIN_MAX_MS = 10 * 60 * 1000;
 
 /**
- * A drain another instance runs on a shared store (docs/team.md), as a streaming retry here
- * follows it: through its record, which that instance refreshes about once a second. Each read
+ * A drain another instance runs on a shared store (docs/team.md), as a retry here follows it: through its record, which that instance refreshes about once a second. Each read
  * that finds the response grown decodes it (the record holds it in the retry's protocol, as a
  * non-stream answer) into the snapshot the retry's stream sends the rest of. It ends when the
  * record is complete: whole when the drain read its upstream to the end, failed otherwise (the
@@ -43,6 +42,11 @@ export class RemoteDrain implements FollowedDrain {
 
   snapshot(): GenerateResponse {
     return this.#snapshot;
+  }
+
+  /** The response as the record last held it, in the retry's protocol: whole once `ended` is. */
+  responseBodyText(): string {
+    return this.#body;
   }
 
   async #follow(): Promise<GatewayError | undefined> {

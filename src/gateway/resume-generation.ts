@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { GenerateResponse } from '../core/generate-response.js';
 import { hashRequestBodyText } from '../recoveries/hash-request-body.js';
@@ -7,7 +6,7 @@ import type { RecoveryStore } from '../recoveries/recovery-store.js';
 import { ResumableRecords, type ResumableRecord } from '../recoveries/resumable-records.js';
 import type { ProtocolCodec } from '../protocols/protocol-codec.js';
 import type { GenerationOutcome } from './generation-outcome.js';
-import { RemoteDrain, REMOTE_DRAIN_MAX_MS, REMOTE_DRAIN_POLL_MS } from './remote-drain.js';
+import { RemoteDrain } from './remote-drain.js';
 import type { FollowedDrain, ResumeSource } from './resume-stream.js';
 
 /** A drain a retry may join: the generation whose client left, until its upstream is done. */
@@ -32,6 +31,14 @@ export class LiveDrain implements FollowedDrain {
   end(error: GatewayError | undefined): void {
     this.#end(error);
   }
+}
+
+/** A retry answered from a drain still running: followed as a stream, or its whole answer once it ends well. */
+async function answerFromDrain(drain: LiveDrain | RemoteDrain, stream: boolean): Promise<ResumedAnswer | undefined> {
+  if (stream) return { kind: 'stream', source: { kind: 'live', drain } };
+  const failure = await drain.ended;
+  if (failure) return undefined;
+  return { kind: 'json', body: drain.responseBodyText() };
 }
 
 /** Whether a complete record holds a whole answer no retry took yet. */
@@ -129,18 +136,6 @@ export class Resumer {
     return record;
   }
 
-  /**
-   * The record as the store holds it once no drain runs on it: a drain another instance runs
-   * (a shared store) is waited for, read as it is refreshed. None when it cannot be read.
-   */
-  async #completed(record: Record, stored: RecoveryRecord | undefined): Promise<RecoveryRecord | undefined> {
-    for (let waited = 0; stored?.state === 'draining' && waited < REMOTE_DRAIN_MAX_MS; waited += REMOTE_DRAIN_POLL_MS) {
-      await sleep(REMOTE_DRAIN_POLL_MS);
-      stored = await this.#read(record);
-    }
-    return stored;
-  }
-
   #read(record: Record): Promise<RecoveryRecord | undefined> {
     return this.#store.get(record.requestId, record.user).catch(() => undefined);
   }
@@ -161,26 +156,27 @@ export class Resumer {
    * then goes upstream as usual.
    */
   async answer(record: Record, codec: ProtocolCodec, stream: boolean): Promise<ResumedAnswer | undefined> {
-    const live = record.live;
-    if (live) {
-      // Its final record is written with `resumed_by` (recovery-observer.ts).
-      if (stream) return { kind: 'stream', source: { kind: 'live', drain: live } };
-      const failure = await live.ended;
-      if (failure) return undefined;
-      return { kind: 'json', body: live.responseBodyText() };
-    }
+    // Its final record is written with `resumed_by` (recovery-observer.ts).
+    if (record.live) return answerFromDrain(record.live, stream);
     await record.settled;
-    const first = await this.#read(record);
-    if (first?.state === 'draining' && stream) return this.#followRemote(record, first, codec);
-    const stored = await this.#completed(record, first);
-    if (!stored || !answersRetry(stored)) {
+    const stored = await this.#read(record);
+    if (!stored) {
       this.#records.remove(record);
       return undefined;
     }
-    let response: GenerateResponse;
-    try {
-      response = codec.decodeResponse(JSON.parse(stored.response.body_raw));
-    } catch {
+    const response = this.#decode(record, stored, codec);
+    if (!response) return undefined;
+    // A drain another instance runs (a shared store): taken here at once, then followed through
+    // its record as that instance refreshes it (docs/team.md).
+    if (stored.state === 'draining') {
+      if (stored.interrupted_reason !== 'client_disconnected' || stored.resumed_by !== undefined) {
+        this.#records.remove(record);
+        return undefined;
+      }
+      if (!(await this.#take(record))) return undefined;
+      return answerFromDrain(new RemoteDrain({ store: this.#store, codec, first: stored, response }), stream);
+    }
+    if (!answersRetry(stored)) {
       this.#records.remove(record);
       return undefined;
     }
@@ -189,22 +185,13 @@ export class Resumer {
     return { kind: 'stream', source: { kind: 'complete', response } };
   }
 
-  /**
-   * A streaming retry of a drain another instance runs (docs/team.md): taken in the store at once,
-   * then answered with everything so far and the rest as that instance refreshes the record.
-   */
-  async #followRemote(record: Record, first: RecoveryRecord, codec: ProtocolCodec): Promise<ResumedAnswer | undefined> {
-    let response: GenerateResponse;
+  /** The record's response in `codec`'s protocol; none (and the record forgotten) when it does not decode. */
+  #decode(record: Record, stored: RecoveryRecord, codec: ProtocolCodec): GenerateResponse | undefined {
     try {
-      response = codec.decodeResponse(JSON.parse(first.response.body_raw));
+      return codec.decodeResponse(JSON.parse(stored.response.body_raw));
     } catch {
       this.#records.remove(record);
       return undefined;
     }
-    if (first.interrupted_reason !== 'client_disconnected' || first.resumed_by !== undefined || !(await this.#take(record))) {
-      this.#records.remove(record);
-      return undefined;
-    }
-    return { kind: 'stream', source: { kind: 'live', drain: new RemoteDrain({ store: this.#store, codec, first, response }) } };
   }
 }

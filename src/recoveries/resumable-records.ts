@@ -82,8 +82,8 @@ export class ResumableRecords<Live> {
   /**
    * The complete, unused records among `summaries` (the store's, from any instance), unless known
    * already: a record this instance made, loaded or used is not added twice. With `draining`, also
-   * the drains another instance runs (a shared store's `watchResumable`): a retry of one waits for
-   * its end in the store.
+   * the drains another instance runs (a shared store's `watchResumable`): a retry of one follows
+   * it through the store.
    */
   addSummaries(summaries: readonly RecoverySummary[], now: number, windowMs: number, options: { draining?: boolean } = {}): void {
     for (const [requestId, interruptedAt] of this.#known) if (now - interruptedAt > windowMs) this.#known.delete(requestId);

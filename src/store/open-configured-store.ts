@@ -22,7 +22,8 @@ export async function openConfiguredRecoveryStore(
     }
     default: {
       const unknown: never = store;
-      throw new Error(`unknown store ${JSON.stringify(unknown)}`);
+      // Its type only: a store's other fields may hold a URL with a password.
+      throw new Error(`unknown store type ${JSON.stringify((unknown as { type?: unknown }).type)}`);
     }
   }
 }
