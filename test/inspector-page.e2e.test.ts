@@ -13,6 +13,7 @@ import { createLogger } from '../src/server/create-logger.js';
 import { startServer, type RunningServer } from '../src/server/start-server.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { readFixture } from './helpers/fixtures.js';
+import { filesRequestLog } from './helpers/test-gateway.js';
 
 /** Debian's chromium (`.ci/run` installs it when missing). */
 const CHROMIUM = '/usr/bin/chromium';
@@ -79,7 +80,7 @@ describe.skipIf(!haveChromium)('the inspector page in a real browser', () => {
       },
       {},
     );
-    server = await startServer({ config, logger: createLogger({ write: () => {} }), recoveryStore: store, host: '127.0.0.1', port: 0, requestLog: { directory: logDirectory } });
+    server = await startServer({ config, logger: createLogger({ write: () => {} }), recoveryStore: store, host: '127.0.0.1', port: 0, requestLog: await filesRequestLog(home, config) });
     context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'switchyard-chromium-')), {
       executablePath: CHROMIUM,
       headless: true,

@@ -13,8 +13,7 @@ import type { ProtocolDescriptor } from '../protocols/protocol-descriptor.js';
 import { ProtocolRegistry } from '../protocols/protocol-registry.js';
 import { BUILT_IN_PROTOCOLS } from '../protocols/registry.js';
 import { RequestLogObserver } from '../log/request-log-observer.js';
-import { fileRequestLogSource, type RequestLogSink, type RequestLogSource } from '../log/request-log-store.js';
-import { RequestLogWriter } from '../log/request-log-writer.js';
+import type { RequestLogSink, RequestLogSource } from '../log/request-log-store.js';
 import { createApp } from './create-app.js';
 import { InspectorObserver } from './inspector/inspector-observer.js';
 import { GatewayStatus } from './status-route.js';
@@ -49,11 +48,11 @@ export interface StartServerOptions {
   /** Told how each generation went, besides the log line and the recoveries. */
   observers?: readonly GenerationObserver[];
   /**
-   * Keep the request log: in this directory, or where `sink` writes and `source` reads (a store the
-   * caller opened: openConfiguredRequestLog). The server closes it. `bodies` keeps the bodies
-   * whatever `log.bodies` says.
+   * Keep the request log where `sink` writes and `source` reads (the store the caller opened with
+   * openConfiguredRequestLog). The server closes it. `bodies` keeps the bodies whatever
+   * `log.bodies` says.
    */
-  requestLog?: ({ directory: string } | { sink: RequestLogSink; source: RequestLogSource }) & { bodies?: boolean };
+  requestLog?: { sink: RequestLogSink; source: RequestLogSource; bodies?: boolean };
   /** Which keys of a provider's pool requests use (default: in memory); its owner closes it. */
   keys?: KeyPool;
 }
@@ -63,7 +62,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   checkProviderTypes(options.config, protocols);
   const recoveries = options.recoveries ?? createStoreRecoverySink(options.recoveryStore);
   const status = new GatewayStatus();
-  const requestLog = options.requestLog && createRequestLog(options.requestLog, options.config, options.logger, () => gateway.config());
+  const requestLog = options.requestLog && createRequestLog(options.requestLog, () => gateway.config());
   // The inspector's size is read at start; a reload does not change it.
   const inspector = options.config.inspector.keep > 0 ? new InspectorObserver(options.config.inspector.keep, () => gateway.config(), options.config.inspector.bodyMaxMb) : undefined;
   const gateway = createGateway({ config: options.config, recoveries, recoveryStore: options.recoveryStore, keys: options.keys, logger: options.logger, protocols, observers: [status, ...(requestLog ? [requestLog.observer] : []), ...(inspector ? [inspector] : []), ...(options.observers ?? [])] });
@@ -124,20 +123,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
 }
 
-function createRequestLog(options: NonNullable<StartServerOptions['requestLog']>, config: GatewayConfig, logger: GatewayLogger, getConfig: () => GatewayConfig) {
-  const stores =
-    'directory' in options
-      ? {
-          sink: new RequestLogWriter({
-            directory: options.directory,
-            maxAgeMs: config.log.maxAgeMs,
-            maxBytes: config.log.maxBytes,
-            onError: (error) => logger.warn(`request log: ${(error as Error).message ?? String(error)}`),
-          }),
-          source: fileRequestLogSource(options.directory),
-        }
-      : options;
-  return { sink: stores.sink, source: stores.source, observer: new RequestLogObserver({ writer: stores.sink, getConfig, bodies: options.bodies }) };
+function createRequestLog(options: NonNullable<StartServerOptions['requestLog']>, getConfig: () => GatewayConfig) {
+  return { sink: options.sink, source: options.source, observer: new RequestLogObserver({ writer: options.sink, getConfig, bodies: options.bodies }) };
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);

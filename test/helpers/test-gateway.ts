@@ -8,6 +8,8 @@ import type { InterruptedGeneration, RecoverySink } from '../../src/gateway/reco
 import { createStoreRecoverySink } from '../../src/gateway/store-recovery-sink.js';
 import { openRecoveryStore, type FileRecoveryStore } from '../../src/recoveries/recovery-store.js';
 import type { RequestLogSink, RequestLogSource } from '../../src/log/request-log-store.js';
+import { openConfiguredRequestLog } from '../../src/store/open-configured-request-log.js';
+import type { GatewayConfig } from '../../src/config/config-types.js';
 import { createLogger } from '../../src/server/create-logger.js';
 import { startServer, type RunningServer } from '../../src/server/start-server.js';
 
@@ -64,7 +66,7 @@ export async function startTestGateway(
     },
   };
   const logs: string[] = [];
-  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0, observers: options.observers, requestLog: Object.assign(options.requestLog ?? { directory: join(home, 'log') }, { bodies: options.logBodies }) });
+  const server = await startServer({ config, logger: createLogger({ write: (line) => logs.push(line) }), recoveryStore: store, recoveries, host: '127.0.0.1', port: 0, observers: options.observers, requestLog: Object.assign({}, options.requestLog ?? (await filesRequestLog(home, config)), { bodies: options.logBodies }) });
   return {
     url: server.url,
     server,
@@ -79,4 +81,10 @@ export async function startTestGateway(
       await rm(home, { recursive: true, force: true });
     },
   };
+}
+
+/** The request log's files under `home`, as `serve` keeps them with the default store. */
+export async function filesRequestLog(home: string, config: GatewayConfig): Promise<{ sink: RequestLogSink; source: RequestLogSource }> {
+  const opened = await openConfiguredRequestLog({ type: 'files' }, home, { write: { maxAgeMs: config.log.maxAgeMs, maxBytes: config.log.maxBytes }, log: () => undefined });
+  return { sink: opened.sink!, source: opened.source };
 }
