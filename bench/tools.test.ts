@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runNodeScript } from '../test/helpers/run-node-script.js';
@@ -10,6 +11,10 @@ const ALLOC_PROFILE = fileURLToPath(new URL('./alloc-profile.mjs', import.meta.u
 const HIDDEN_CLASSES = fileURLToPath(new URL('./hidden-classes.mjs', import.meta.url));
 const HEAP_PER_STREAM = fileURLToPath(new URL('./heap-per-stream.mjs', import.meta.url));
 const GC_PER_STREAM = fileURLToPath(new URL('./gc-per-stream.mjs', import.meta.url));
+const INSTRUCTIONS = fileURLToPath(new URL('./instructions.mjs', import.meta.url));
+// .ci/run installs valgrind; a machine without it skips that tool's test and says so.
+const hasValgrind = spawnSync('valgrind', ['--version']).status === 0;
+if (!hasValgrind) console.warn('valgrind is not installed: the test of bench/instructions.mjs is skipped');
 
 
 describe('the profiling tools of bench/', () => {
@@ -69,4 +74,15 @@ describe('the profiling tools of bench/', () => {
     // The observer loaded into the gateway answered: its totals are numbers, not a failure to read them.
     expect(output).toMatch(/^ {2}collector pauses [\d.]+ µs per stream \(young generation\), [\d.]+ µs \(full\)$/m);
   }, 60_000);
+
+  it.skipIf(!hasValgrind)('bench/instructions.mjs counts the instructions of a request, by function, JIT code named', async () => {
+    const { code, output } = await runNodeScript(INSTRUCTIONS, ['passthrough', '--line', '--warm', '1000', '--requests', '200', '--top', '400'], 120_000);
+    expect(code, output).toBe(0);
+    const summary = /^passthrough \(line on, request log on\): 200 non-stream requests at c=10 after 1000\n {2}(\d+) k instructions per request, (\d+) k without V8's compiler$/m.exec(output);
+    expect(summary, output).not.toBeNull();
+    expect(Number(summary![2])).toBeGreaterThan(0);
+    expect(Number(summary![2])).toBeLessThanOrEqual(Number(summary![1]));
+    // The gateway's own functions appear by name: the request log's observer runs on every request.
+    expect(output).toMatch(/ JS JS:\S* file:\/\/\/\S*\/dist\/log\/request-log-observer\.js/);
+  }, 120_000);
 });

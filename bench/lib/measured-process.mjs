@@ -40,10 +40,11 @@ export function isMeasurableTarget(target) {
 /**
  * Starts the process `target` names against the fake upstream at `upstreamUrl`; resolves with the
  * running service and the client side of its path ({ client, model }). `scratch` holds the
- * gateway's config and home.
+ * gateway's config and home. `gateway`: `{ quiet: false }` keeps the stderr line (the tools run
+ * the gateway `--quiet` otherwise), `{ log: false }` turns the request log off.
  */
-export async function startMeasuredProcess({ target, gemini = false, upstreamUrl, scratch, nodeArgs = [], env = {}, cpu, taskset }) {
-  const placement = { nodeArgs, env, cpu, taskset };
+export async function startMeasuredProcess({ target, gemini = false, upstreamUrl, scratch, nodeArgs = [], env = {}, cpu, taskset, wrapper, timeoutMs, gateway = {} }) {
+  const placement = { nodeArgs, env, cpu, taskset, wrapper, timeoutMs };
   if (target === 'reference') {
     const protocol = gemini ? 'gemini' : 'openai-chat';
     const service = await startService({ name: 'reference proxy', args: [join(ROOT, 'bench', 'reference-proxy.mjs'), '--upstream', upstreamUrl], ...placement });
@@ -54,10 +55,10 @@ export async function startMeasuredProcess({ target, gemini = false, upstreamUrl
     return { service, path: PATHS[target.slice('floor:'.length)] };
   }
   const configFile = join(scratch, 'config.json');
-  await writeGatewayConfig(configFile, upstreamUrl);
+  await writeGatewayConfig(configFile, upstreamUrl, { log: gateway.log });
   const home = join(scratch, 'home');
   await mkdir(home, { recursive: true });
-  const args = [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', '--quiet', '--config', configFile];
+  const args = [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', ...(gateway.quiet === false ? [] : ['--quiet']), '--config', configFile];
   const service = await startService({ name: 'gateway', args, ...placement, env: { ...env, SWITCHYARD_HOME: home } });
   return { service, path: PATHS[target] };
 }

@@ -100,9 +100,11 @@ export function memoryKb(pid) {
  * Starts `node <args>` (pinned to `cpu` when a taskset is given) and waits for the line
  * "listening on http://HOST:PORT" on its output.
  */
-export function startService({ name, args, nodeArgs = [], env = {}, cpu, taskset, cwd, timeoutMs = 20_000, stderrFile }) {
-  const command = taskset && cpu !== undefined ? taskset : process.execPath;
-  const commandArgs = taskset && cpu !== undefined ? ['-c', String(cpu), process.execPath, ...nodeArgs, ...args] : [...nodeArgs, ...args];
+export function startService({ name, args, nodeArgs = [], env = {}, cpu, taskset, cwd, timeoutMs = 20_000, stderrFile, wrapper = [] }) {
+  // `wrapper`: a command node runs under, as `valgrind --tool=callgrind` (bench/instructions.mjs).
+  const node = [...wrapper, process.execPath, ...nodeArgs, ...args];
+  const command = taskset && cpu !== undefined ? taskset : node[0];
+  const commandArgs = taskset && cpu !== undefined ? ['-c', String(cpu), ...node] : node.slice(1);
   // `stderrFile`: stderr goes to that file, as `gateway serve 2> file` (a pipe read by this process
   // would cost the load generator's core, and is not how users run it).
   const stderr = stderrFile === undefined ? 'pipe' : openSync(stderrFile, 'a');

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// Instructions per request, counted by valgrind's callgrind: deterministic where timings on a
+// shared machine move by ±50 %, so two setups can be told apart by a few thousand instructions.
+// One process (the gateway on a path, the thinnest translator, or the reference) runs under
+// callgrind with counting off while it warms up (V8 compiles for tens of thousands of
+// requests), then on for a fixed count of non-stream requests at c=10. Prints the user-space
+// instructions per request, the same without V8's optimizing compiler (a late compile moves a
+// run by 2-10 k), and the functions that cost most besides the compiler, JIT code named through
+// node's perf map.
+//
+//   node bench/instructions.mjs <path | floor:<path> | reference> [--line] [--log-off] [--warm 30000] [--requests 4000] [--top 20]
+//
+// `--line` keeps the gateway's stderr line (the tools run it --quiet otherwise); `--log-off` turns
+// its request log off. About 5 minutes with the defaults. Needs valgrind and dist/ (npm run build).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { clientRequest } from './lib/bodies.mjs';
+import { isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
+
+const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--line] [--log-off] [--warm N] [--requests N] [--top N]`;
+const CONCURRENCY = 10;
+
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    line: { type: 'boolean', default: false },
+    'log-off': { type: 'boolean', default: false },
+    warm: { type: 'string', default: '30000' },
+    requests: { type: 'string', default: '4000' },
+    top: { type: 'string', default: '20' },
+  },
+});
+const target = positionals[0] ?? '';
+const [warm, requests, top] = [options.warm, options.requests, options.top].map(Number);
+if (!isMeasurableTarget(target) || !(warm >= 0) || !(requests >= 1) || !(top >= 0)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+if (spawnSync('valgrind', ['--version']).status !== 0) {
+  console.error('bench/instructions.mjs needs valgrind (Debian: apt install valgrind).');
+  process.exit(2);
+}
+
+const scratch = await mkdtemp(join(tmpdir(), 'switchyard-instructions-'));
+const outFile = join(scratch, 'callgrind.out');
+const services = [];
+try {
+  const upstream = await startFakeUpstream({});
+  services.push(upstream);
+  const { service: measured, path } = await startMeasuredProcess({
+    target,
+    upstreamUrl: upstream.url,
+    scratch,
+    wrapper: ['valgrind', '--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${outFile}`],
+    // One thread for V8 (its compiler and collector work where callgrind counts them), no
+    // full collections started by the clock (valgrind's slowness would start many), JIT names.
+    nodeArgs: ['--single-threaded', '--no-memory-reducer', '--perf-basic-prof'],
+    timeoutMs: 120_000,
+    gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined },
+  });
+  services.push(measured);
+  const request = clientRequest(path.client, path.model, false);
+  const send = requestSender(measured.url, request);
+  const control = (...args) => execFileSync('callgrind_control', [...args, String(measured.pid)], { stdio: 'ignore' });
+
+  await send(warm);
+  control('-i', 'on');
+  control('-z');
+  await send(requests);
+  control('-d');
+  const counts = await countsPerRequest(`${outFile}.1`, measured.pid, requests);
+  const describe = target.startsWith('floor:') || target === 'reference' ? target : `${target} (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})`;
+  console.log(`${describe}: ${requests} non-stream requests at c=${CONCURRENCY} after ${warm}`);
+  console.log(`  ${Math.round(counts.total / 1000)} k instructions per request, ${Math.round(counts.withoutCompiler / 1000)} k without V8's compiler`);
+  for (const [name, count] of counts.functions.slice(0, top)) console.log(`  ${String(Math.round(count)).padStart(8)}  ${name}`);
+} finally {
+  for (const service of services.reverse()) await service.stop();
+  await rm(scratch, { recursive: true, force: true });
+}
+
+/** Sends `count` requests, `CONCURRENCY` at a time; any answer but 200 stops the tool. */
+function requestSender(url, { path, headers, body }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const one = () =>
+    new Promise((resolve, reject) => {
+      const outgoing = httpRequest(`${url}${path}`, { method: 'POST', agent, headers }, (response) => {
+        response.resume();
+        response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${response.statusCode} from ${url}${path}`))));
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  return async (count) => {
+    let sent = 0;
+    const worker = async () => {
+      while (sent < count) {
+        sent += 1;
+        await one();
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  };
+}
+
+/** The dump's totals and functions per request; JIT code (`0x…`) named from /tmp/perf-<pid>.map. */
+async function countsPerRequest(dumpFile, pid, count) {
+  const mapFile = `/tmp/perf-${pid}.map`;
+  const jit = (await readFile(mapFile, 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [start, size, ...name] = line.split(' ');
+      return { start: Number.parseInt(start, 16), end: Number.parseInt(start, 16) + Number.parseInt(size, 16), name: name.join(' ') };
+    });
+  await rm(mapFile, { force: true });
+  // The last mapping wins: V8 reuses the addresses of code it threw away.
+  const nameOf = (address) => jit.findLast((code) => code.start <= address && address < code.end)?.name;
+  const annotated = execFileSync('callgrind_annotate', ['--threshold=100', '--inclusive=no', dumpFile], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  let total = 0;
+  let compiler = 0;
+  const functions = new Map();
+  let listing = false;
+  for (const line of annotated.split('\n')) {
+    const columns = /^\s*([\d,]+)\s+(?:\([^)]*\)\s+)?(.*)$/.exec(line);
+    if (!columns) continue;
+    const instructions = Number(columns[1].replaceAll(',', ''));
+    if (columns[2].includes('PROGRAM TOTALS')) {
+      total = instructions;
+      listing = true;
+      continue;
+    }
+    if (!listing) continue;
+    const address = /^\?\?\?:0x([0-9a-f]+) /.exec(columns[2]);
+    const name = address ? `JS ${nameOf(Number.parseInt(address[1], 16)) ?? columns[2]}` : columns[2].replace(/\s*\[\/.*$/, '').replace(/\(.*$/, '');
+    if (/compiler::|_Rb_tree|Zone/.test(name)) compiler += instructions;
+    else functions.set(name, (functions.get(name) ?? 0) + instructions);
+  }
+  return {
+    total: total / count,
+    withoutCompiler: (total - compiler) / count,
+    functions: [...functions].map(([name, instructions]) => [name, instructions / count]).sort((a, b) => b[1] - a[1]),
+  };
+}
