@@ -262,6 +262,11 @@ describe('the page API with keys', () => {
     const bobsRow = (JSON.parse((await api('/ui/api/requests', KEYS.bob)).body).rows as { request_id: string }[])[0];
     expect((await api(`/ui/api/requests/${bobsRow.request_id}`, KEYS.alice)).status).toBe(404);
     expect((await api(`/ui/api/requests/${bobsRow.request_id}`, KEYS.admin)).status).toBe(200);
+    // The usage chart counts the same requests: each user's own, all of them for the admin.
+    const requests = async (key: string) => (JSON.parse((await api('/ui/api/usage?days=7', key)).body).by_model as { requests: number }[]).reduce((sum, model) => sum + model.requests, 0);
+    await expect.poll(() => requests(KEYS.admin)).toBe(4);
+    expect(await requests(KEYS.alice)).toBe(2);
+    expect(await requests(KEYS.bob)).toBe(2);
   });
 
   it('never shows a key, wherever the client put it', async () => {

@@ -3,6 +3,7 @@ import { RequestLogFollower } from './follow-request-log.js';
 import { readRequestLog, type RequestLogEntry } from './request-log.js';
 import type { RequestLogBodies } from './request-log-writer.js';
 import { sumRequestLog } from './sum-request-log.js';
+import { sumUsageByDayAndModel, type DayModelUsage } from './usage-by-day-and-model.js';
 
 /**
  * Where the request log is written: files under `$SWITCHYARD_HOME/log` (RequestLogWriter), or the
@@ -29,6 +30,8 @@ export interface RequestLogSource {
   /** The entries from `since` on, oldest first. */
   read(options?: { since?: number }): Promise<RequestLogEntry[]>;
   sumUsage(options: { since?: number; by: UsageGrouping }): Promise<UsageReport>;
+  /** Sums per UTC day and model from `since` on (the inspector's chart), of `user`'s entries or everyone's: a database sends only the sums. */
+  sumUsageByDayAndModel(options: { since: number; user?: string }): Promise<DayModelUsage[]>;
   follow(): RequestLogFollowing;
   close(): Promise<void>;
 }
@@ -39,6 +42,7 @@ export function fileRequestLogSource(directory: string): RequestLogSource {
     location: directory,
     read: (options = {}) => readRequestLog(directory, options),
     sumUsage: (options) => sumRequestLog(directory, options),
+    sumUsageByDayAndModel: async ({ since, user }) => sumUsageByDayAndModel(await readRequestLog(directory, { since }), user),
     follow: () => new RequestLogFollower(directory),
     close: async () => undefined,
   };

@@ -3,6 +3,7 @@ import { DatabaseRelay } from '../../test/helpers/database-relay.js';
 import { createTestDatabase, queryDatabase, DATABASE_URL, NO_DATABASE_REASON, type TestDatabase } from '../../test/helpers/test-database.js';
 import { aggregateUsage } from '../log/aggregate-usage.js';
 import type { RequestLogEntry } from '../log/request-log.js';
+import { sumUsageByDayAndModel, type DayModelUsage } from '../log/usage-by-day-and-model.js';
 import { openPostgresDatabase } from './postgres-database.js';
 import { openPostgresRequestLog, prunePostgresRequestLog, type PostgresRequestLog } from './postgres-request-log.js';
 
@@ -83,7 +84,7 @@ describe.skipIf(!DATABASE_URL)('the request log on PostgreSQL', () => {
     expect((await log.sumUsage({ by: 'user', since: Date.now() - 3_600_000 })).total.requests).toBe(3);
   });
 
-  it('sums usage as the entries themselves sum, for every grouping and since', async () => {
+  it('sums usage as the entries themselves sum, for every grouping and since, and per day and model for the inspector', async () => {
     const log = await open();
     await queryDatabase(database.url, 'DELETE FROM switchyard_request_log');
     const upstreams = ['a/x', 'b/y', null, 'ollama/llama3'];
@@ -110,6 +111,16 @@ describe.skipIf(!DATABASE_URL)('the request log on PostgreSQL', () => {
       for (const since of [undefined, Date.now() - 86_400_000]) {
         const expected = aggregateUsage(entries.filter((one) => since === undefined || Date.parse(one.time) >= since), by);
         expect(await log.sumUsage({ by, since }), `${by} since ${since}`).toEqual(expected);
+      }
+    }
+    // The inspector's chart: per UTC day and model, everyone's or one user's.
+    const sorted = (groups: DayModelUsage[]) =>
+      groups.map((group) => Object.assign({}, group, { cost_usd: group.cost_usd === null ? null : Math.round(group.cost_usd * 1e9) / 1e9 })).sort((a, b) => `${a.day} ${a.model}`.localeCompare(`${b.day} ${b.model}`));
+    for (const since of [Date.now() - 7 * 86_400_000, Date.now() - 86_400_000]) {
+      for (const user of [undefined, 'user1']) {
+        const expected = sumUsageByDayAndModel(entries.filter((one) => Date.parse(one.time) >= since), user);
+        expect(expected.length).toBeGreaterThan(user === undefined ? 4 : 2);
+        expect(sorted(await log.sumUsageByDayAndModel({ since, user })), `since ${since}, ${user ?? 'everyone'}`).toEqual(sorted(expected));
       }
     }
   });

@@ -5,6 +5,7 @@ import { ByteBatch } from '../log/byte-batch.js';
 import { parseEntry, type RequestLogEntry } from '../log/request-log.js';
 import type { RequestLogFollowing, RequestLogSink, RequestLogSource } from '../log/request-log-store.js';
 import type { RequestLogBodies } from '../log/request-log-writer.js';
+import type { DayModelUsage } from '../log/usage-by-day-and-model.js';
 import { openPostgresDatabase, type PostgresDatabase } from './postgres-database.js';
 import { isDatabaseUnavailable } from './pending-record-writes.js';
 import { withClient } from './with-client.js';
@@ -60,7 +61,7 @@ const GROUP_COLUMN: Record<UsageGrouping, string> = {
 };
 
 /** The fields of an entry that usage sums, read from its JSON. */
-const ENTRY_FIELDS = `json_to_record(entry::json) AS x(time timestamptz, "user" text, protocol text, upstream text,
+const ENTRY_FIELDS = `json_to_record(entry::json) AS x(time timestamptz, "user" text, protocol text, model text, upstream text,
   input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision)`;
 
 /**
@@ -197,6 +198,22 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
       });
     }
     return tally.report();
+  }
+
+  async sumUsageByDayAndModel(options: { since: number; user?: string }): Promise<DayModelUsage[]> {
+    const parameters: unknown[] = [new Date(options.since - SINCE_MARGIN_MS), new Date(options.since)];
+    if (options.user !== undefined) parameters.push(options.user);
+    const { rows } = await queryRedacted<DayModelUsage>(
+      this.#database,
+      `SELECT to_char(x.time AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, coalesce(x.upstream, x.model) AS model, count(*)::float8 AS requests,
+         coalesce(sum(x.input_tokens), 0)::float8 AS input_tokens, coalesce(sum(x.output_tokens), 0)::float8 AS output_tokens,
+         coalesce(sum(x.cached_tokens), 0)::float8 AS cached_tokens, sum(x.cost_usd)::float8 AS cost_usd
+       FROM switchyard_request_log, ${ENTRY_FIELDS}
+       WHERE logged_at >= $1 AND x.time >= $2${options.user === undefined ? '' : ' AND x."user" = $3'}
+       GROUP BY 1, 2`,
+      parameters,
+    );
+    return rows;
   }
 
   follow(): RequestLogFollowing {

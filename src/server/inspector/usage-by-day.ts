@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../log/request-log.js';
+import type { DayModelUsage } from '../../log/usage-by-day-and-model.js';
 
 interface UsageTotals {
   requests: number;
@@ -19,8 +19,8 @@ export interface UsageByDay {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The chart's data: tokens and cost per day and per model over the last `days` days, from log entries. */
-export function summarizeUsageByDay(entries: readonly RequestLogEntry[], days: number, now: number): UsageByDay {
+/** The chart's data: tokens and cost per day and per model over the last `days` days, from the log's sums per day and model. */
+export function summarizeUsageByDay(groups: readonly DayModelUsage[], days: number, now: number): UsageByDay {
   const firstDay = Math.floor(now / DAY_MS) - days + 1;
   const byDay = new Map<string, UsageByDay['by_day'][number]>();
   for (let day = firstDay; day < firstDay + days; day += 1) {
@@ -28,18 +28,17 @@ export function summarizeUsageByDay(entries: readonly RequestLogEntry[], days: n
     byDay.set(name, Object.assign({ day: name, models: {} }, emptyTotals()));
   }
   const byModel = new Map<string, UsageByDay['by_model'][number]>();
-  for (const entry of entries) {
-    const day = byDay.get(entry.time.slice(0, 10));
+  for (const group of groups) {
+    const day = byDay.get(group.day);
     if (day === undefined) continue;
-    const model = entry.upstream ?? entry.model;
-    add(day, entry);
-    let perModel = byModel.get(model);
-    if (perModel === undefined) byModel.set(model, (perModel = Object.assign({ model }, emptyTotals())));
-    add(perModel, entry);
-    const cell = (day.models[model] ??= { input_tokens: 0, output_tokens: 0, cost_usd: null });
-    cell.input_tokens += entry.input_tokens ?? 0;
-    cell.output_tokens += entry.output_tokens ?? 0;
-    if (entry.cost_usd !== null) cell.cost_usd = (cell.cost_usd ?? 0) + entry.cost_usd;
+    add(day, group);
+    let perModel = byModel.get(group.model);
+    if (perModel === undefined) byModel.set(group.model, (perModel = Object.assign({ model: group.model }, emptyTotals())));
+    add(perModel, group);
+    const cell = (day.models[group.model] ??= { input_tokens: 0, output_tokens: 0, cost_usd: null });
+    cell.input_tokens += group.input_tokens;
+    cell.output_tokens += group.output_tokens;
+    if (group.cost_usd !== null) cell.cost_usd = (cell.cost_usd ?? 0) + group.cost_usd;
   }
   const models = [...byModel.values()].sort((a, b) => b.input_tokens + b.output_tokens - (a.input_tokens + a.output_tokens));
   return { days, by_day: [...byDay.values()], by_model: models };
@@ -49,10 +48,10 @@ function emptyTotals(): UsageTotals {
   return { requests: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, cost_usd: null };
 }
 
-function add(totals: UsageTotals, entry: RequestLogEntry): void {
-  totals.requests += 1;
-  totals.input_tokens += entry.input_tokens ?? 0;
-  totals.output_tokens += entry.output_tokens ?? 0;
-  totals.cached_tokens += entry.cached_tokens ?? 0;
-  if (entry.cost_usd !== null) totals.cost_usd = (totals.cost_usd ?? 0) + entry.cost_usd;
+function add(totals: UsageTotals, group: DayModelUsage): void {
+  totals.requests += group.requests;
+  totals.input_tokens += group.input_tokens;
+  totals.output_tokens += group.output_tokens;
+  totals.cached_tokens += group.cached_tokens;
+  if (group.cost_usd !== null) totals.cost_usd = (totals.cost_usd ?? 0) + group.cost_usd;
 }
