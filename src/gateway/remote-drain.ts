@@ -14,8 +14,9 @@ const REMOTE_DRAIN_POLL_MS = 250;
 const REMOTE_DRAIN_MAX_MS = 10 * 60 * 1000;
 
 /**
- * A drain another instance runs on a shared store (docs/team.md), as a retry here follows it: through its record, which that instance refreshes about once a second. Each read
- * that finds the response grown decodes it (the record holds it in the retry's protocol, as a
+ * A drain another instance runs on a shared store (docs/team.md), as a retry here follows it:
+ * through its record, which that instance refreshes about once a second. Each read that finds
+ * the response grown decodes it (the record holds it in the retry's protocol, as a
  * non-stream answer) into the snapshot the retry's stream sends the rest of. It ends when the
  * record is complete: whole when the drain read its upstream to the end, failed otherwise (the
  * upstream failed, or the instance stopped and its lease ran out).
