@@ -1,6 +1,7 @@
 import { appendFile, mkdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ByteBatch } from './byte-batch.js';
+import { encodeEntryLine } from './encode-entry-line.js';
 import { BODY_FILE_SUFFIX, ENTRY_FILE_SUFFIX, fileStem, listEntryFiles, type RequestLogEntry } from './request-log.js';
 
 /** The three bodies of one request, kept when `log.bodies` is on (already redacted and capped). */
@@ -60,7 +61,7 @@ export class RequestLogWriter {
       this.#dropped += 1;
       return;
     }
-    this.#entries.addLine(JSON.stringify(entry));
+    this.#entries.addLine(encodeEntryLine(entry));
     if (bodies) this.#bodies.addLine(JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response }));
     if (this.#timer === undefined) {
       this.#timer = setTimeout(() => {
