@@ -56,7 +56,7 @@ describe('encodeEntryLine', () => {
     }
   });
 
-  it('stays JSON.stringify once its kept values have started over, and keeps no long value', () => {
+  it('stays JSON.stringify once its kept values have started over, and for values too long to keep', () => {
     const next = random(7);
     const base = randomEntry(next);
     for (let index = 0; index < 2000; index += 1) {
