@@ -82,7 +82,14 @@ export class RequestLogWriter {
     if (this.#entries.length === 0) return this.#writing;
     const lines = this.#entries.take();
     const bodyLines = this.#bodies.length > 0 ? this.#bodies.take() : undefined;
-    this.#writing = this.#writing.then(() => this.#write(lines, bodyLines)).catch((error: unknown) => this.#options.onError?.(error));
+    this.#writing = this.#writing
+      .then(() => this.#write(lines, bodyLines))
+      .catch((error: unknown) => this.#options.onError?.(error))
+      .finally(() => {
+        // Written (or given up): the batches may fill these buffers again.
+        this.#entries.release(lines);
+        if (bodyLines) this.#bodies.release(bodyLines);
+      });
     return this.#writing;
   }
 

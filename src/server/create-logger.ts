@@ -25,7 +25,9 @@ function createBatchedStderr(): (line: string) => void {
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     timer = undefined;
-    if (pending.length > 0) process.stderr.write(pending.take());
+    if (pending.length === 0) return;
+    const lines = pending.take();
+    process.stderr.write(lines, () => pending.release(lines));
   };
   // Whatever is still queued when the process ends is written before it does.
   process.once('exit', () => {
