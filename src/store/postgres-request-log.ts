@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { UsageTally, type UsageFields, type UsageGrouping, type UsageReport } from '../log/aggregate-usage.js';
 import { ByteBatch } from '../log/byte-batch.js';
+import { encodeEntryLine } from '../log/encode-entry-line.js';
 import { parseEntry, type RequestLogEntry } from '../log/request-log.js';
 import type { RequestLogFollowing, RequestLogSink, RequestLogSource } from '../log/request-log-store.js';
 import type { RequestLogBodies } from '../log/request-log-writer.js';
@@ -107,7 +108,7 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
       this.#schedule(FLUSH_DELAY_MS);
       return;
     }
-    this.#rows.addText(storable(JSON.stringify(entry)));
+    this.#rows.addText(storable(encodeEntryLine(entry)));
     this.#rows.addByte(FIELD_SEPARATOR);
     if (bodies) this.#rows.addText(storable(JSON.stringify({ request_id: entry.request_id, time: entry.time, request: bodies.request, upstream_request: bodies.upstream_request, response: bodies.response })));
     this.#rows.addByte(0x0a);
@@ -251,6 +252,8 @@ export class PostgresRequestLog implements RequestLogSink, RequestLogSource {
       }
       this.#waiting.shift();
       this.#waitingBytes -= batch.bytes;
+      // Written or refused: the next batch may fill its buffer again.
+      this.#rows.release(batch.rows);
     }
     await this.#pruneNow();
   }
