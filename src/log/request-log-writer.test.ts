@@ -44,6 +44,27 @@ describe('the request log writer', () => {
     for (const name of names) expect((await stat(join(directory, name))).mode & 0o777).toBe(0o600);
   });
 
+  it('keeps every line whole when flushes follow one another faster than the disk writes them', async () => {
+    // Each flush hands a buffer to the disk and the next batch may reuse one given back: a
+    // buffer reused before its write is over would put later lines in place of earlier ones.
+    const directory = join(freshDirectory(), 'log');
+    const writer = new RequestLogWriter({ directory, maxAgeMs: 30 * DAY, maxBytes: 200 * 2 ** 20 });
+    const ids: string[] = [];
+    const flushes: Promise<void>[] = [];
+    for (let batch = 0; batch < 20; batch += 1) {
+      for (let index = 0; index < 200; index += 1) {
+        const id = `b${batch}-${index}`;
+        ids.push(id);
+        writer.append(entry(id, { user_agent: 'x'.repeat(200) }));
+      }
+      flushes.push(writer.flush());
+      // Some batches wait for the disk, others not: both kinds of reuse happen.
+      if (batch % 4 === 3) await flushes.at(-1);
+    }
+    await Promise.all(flushes);
+    expect((await readRequestLog(directory)).map((logged) => logged.request_id)).toEqual(ids);
+  });
+
   it('skips a line cut short, and reads from `since` on', async () => {
     const directory = freshDirectory();
     await writeFile(join(directory, '2026-11-01T00-00-00-000Z.jsonl'), `${JSON.stringify(entry('old', { time: '2026-11-01T00:00:00.000Z' }))}\n{"request_id":"cut`);
