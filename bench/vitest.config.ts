@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['bench/tools.test.ts', 'bench/suite.test.ts'],
+    include: ['bench/tools.test.ts', 'bench/suite.test.ts', 'bench/settle.test.ts'],
     testTimeout: 120_000,
     maxWorkers: 1,
   },

@@ -12,6 +12,7 @@
 // side with it, and the ratio is with ÷ without.
 import { clientRequest } from './bodies.mjs';
 import { closedLoop, probe } from './load.mjs';
+import { settle } from './settle.mjs';
 import { measuredScenario } from './stats.mjs';
 
 /** Each scenario's two sides: the model asked for, and which gateway (`on`, `off`, `routing`, `postgres` or `files`) serves it. */
@@ -21,32 +22,6 @@ export const PAIRS = {
   'routing.pool-one-limited': { measured: { gateway: 'routing', model: 'limited/m' }, against: { gateway: 'routing', model: 'healthy/m' } },
   'team.postgres.passthrough.c10': { measured: { gateway: 'postgres', model: 'm' }, against: { gateway: 'files', model: 'm' } },
 };
-
-/** Warm passes each side gets at least, and at most, before the measured rounds. */
-const SETTLE_MIN_PASSES = 3;
-const SETTLE_MAX_PASSES = 20;
-/** A side is settled when its req/s over a warm pass is within this fraction of the pass before. */
-const SETTLE_TOLERANCE = 0.05;
-
-/**
- * Warm passes for both sides, in alternation, until neither speeds up any more (or the bounded
- * number of passes is spent). Two freshly started gateways take 10–30 s of load at c=10 to
- * settle (V8 compiling): with a single 1-s pass each, the first rounds measured one side still
- * compiling, and a gateway against itself came out at 0.57× in its second round.
- */
-async function settle(sides, warm) {
-  const last = sides.map(() => undefined);
-  const settled = sides.map(() => 0);
-  for (let pass = 0; pass < SETTLE_MAX_PASSES; pass += 1) {
-    for (const [index, side] of sides.entries()) {
-      const { rps } = await warm(side);
-      settled[index] = last[index] !== undefined && Math.abs(rps / last[index] - 1) <= SETTLE_TOLERANCE ? settled[index] + 1 : 0;
-      last[index] = rps;
-    }
-    if (pass + 1 >= SETTLE_MIN_PASSES && settled.every((count) => count >= 2)) return pass + 1;
-  }
-  return SETTLE_MAX_PASSES;
-}
 
 /** `gateways`: the running gateways by the names `PAIRS` uses. */
 export async function runPairedScenario({ scenario, settings, gateways, log }) {
