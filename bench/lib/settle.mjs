@@ -1,7 +1,6 @@
 // Warm passes before a paired scenario's rounds (bench/lib/run-paired.mjs), until both sides hold.
 
-/** Warm passes each side gets at least, and at most, before the measured rounds. */
-export const SETTLE_MIN_PASSES = 3;
+/** Warm passes each side gets at most before the measured rounds (at least 3: holding twice takes three). */
 export const SETTLE_MAX_PASSES = 20;
 /** A side holds when its req/s over a warm pass is within this fraction of the pass before. */
 const SETTLE_TOLERANCE = 0.05;
@@ -22,7 +21,7 @@ export async function settle(sides, warm) {
       held[index] = last[index] !== undefined && Math.abs(rps / last[index] - 1) <= SETTLE_TOLERANCE ? held[index] + 1 : 0;
       last[index] = rps;
     }
-    if (pass + 1 >= SETTLE_MIN_PASSES && held.every((count) => count >= 2)) return pass + 1;
+    if (held.every((count) => count >= 2)) return pass + 1;
   }
   return SETTLE_MAX_PASSES;
 }
