@@ -5,11 +5,14 @@
 // bench/lib/gc-observer.mjs loaded into it (`--import`). Every figure is per stream: the count is
 // the fake upstream's requests in the window, every stream of the window run to its end.
 //
-//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--seconds 4] [--quick]
+//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--warm 3] [--seconds 4] [--quick]
 //
-// Prints CPU (every thread's schedstat), user and kernel time (the threads' utime and stime,
-// counted in clock ticks), the main thread's collector pauses (young-generation and full collections) and
-// the young-generation collections per 1,000 streams. Needs dist/ (npm run build).
+// `--warm` is the seconds of load before the measured window (V8 goes on compiling the gateway's
+// stream path for 20-30 s). Prints CPU (every thread's schedstat), user and kernel time (the
+// threads' utime and stime, counted in clock ticks), the main thread's CPU against the other
+// threads' (a process still compiling shows it there), the main thread's collector pauses
+// (young-generation and full collections) and the young-generation collections per 1,000
+// streams. Needs dist/ (npm run build).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +21,12 @@ import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
 import { closedLoop } from './lib/load.mjs';
 import { isMeasurableTarget, pinLikeTheBench, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
-import { userAndKernelSeconds } from './lib/processes.mjs';
+import { cpuSecondsByThread, userAndKernelSeconds } from './lib/processes.mjs';
 import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OBSERVER = pathToFileURL(join(ROOT, 'bench', 'lib', 'gc-observer.mjs')).href;
-const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--events N] [--seconds S] [--quick]`;
+const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--events N] [--warm S] [--seconds S] [--quick]`;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -31,6 +34,7 @@ const { values: options, positionals } = parseArgs({
     gemini: { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '100' },
     events: { type: 'string', default: '20' },
+    warm: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '4' },
     quick: { type: 'boolean', default: false },
   },
@@ -39,7 +43,8 @@ const target = positionals[0] ?? '';
 const concurrency = Number(options.concurrency);
 const events = Number(options.events);
 const measuredMs = options.quick ? 400 : Number(options.seconds) * 1000;
-if (!isMeasurableTarget(target) || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(events) || events < 2 || !(measuredMs > 0)) {
+const warmMs = Number(options.warm) * 1000;
+if (!isMeasurableTarget(target) || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(events) || events < 2 || !(measuredMs > 0) || !(warmMs >= 0)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -65,7 +70,7 @@ try {
   const request = clientRequest(path.client, path.model, true);
   const loop = (durationMs) => closedLoop({ url: measured.url, request, concurrency, warmupMs: 0, durationMs, stream: true, cpuOf: measured.cpuSeconds });
 
-  await loop(options.quick ? 300 : 3000);
+  await loop(options.quick ? 300 : warmMs);
   const before = await readState(measured, upstream.url);
   // Every stream the loop starts has ended when it returns, so the upstream's count is exact.
   const result = await loop(measuredMs);
@@ -75,6 +80,8 @@ try {
   const perStream = (key, scale) => (((after[key] - before[key]) * scale) / streams).toFixed(1);
   console.log(`${target}${target === 'reference' && options.gemini ? ' (Gemini)' : ''}: ${streams} streams of ${events} events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
   console.log(`  CPU ${perStream('cpuSeconds', 1e6)} µs per stream: user ${perStream('user', 1e6)}, kernel ${perStream('kernel', 1e6)}`);
+  const threadPerStream = (key) => (((after.threads[key] - before.threads[key]) * 1e6) / streams).toFixed(1);
+  console.log(`  main thread ${threadPerStream('main')} µs per stream, other threads ${threadPerStream('others')} (V8's compiler and collector helpers, libuv's pool)`);
   console.log(`  collector pauses ${perStream('minorMs', 1000)} µs per stream (young generation), ${perStream('majorMs', 1000)} µs (full)`);
   console.log(`  young-generation collections ${perStream('minorCount', 1000)} per 1,000 streams, ${((after.minorMs - before.minorMs) / Math.max(after.minorCount - before.minorCount, 1)).toFixed(2)} ms each`);
 } finally {
@@ -87,7 +94,7 @@ async function readState(service, upstreamUrl) {
   const gc = await readCollectorTotals(service.pid);
   const { user, kernel } = userAndKernelSeconds(service.pid);
   const { requests } = await upstreamCounters(upstreamUrl);
-  return { ...gc, user, kernel, cpuSeconds: service.cpuSeconds(), requests };
+  return { ...gc, user, kernel, threads: cpuSecondsByThread(service.pid), cpuSeconds: service.cpuSeconds(), requests };
 }
 
 /** Asks the process (SIGUSR2) for its collector totals and waits for the file it writes. */

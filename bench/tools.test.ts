@@ -71,6 +71,9 @@ describe('the profiling tools of bench/', () => {
     const cpu = /^ {2}CPU ([\d.]+) µs per stream: user ([\d.]+), kernel ([\d.]+)$/m.exec(output);
     expect(cpu, output).not.toBeNull();
     expect(Number(cpu![1])).toBeGreaterThan(0);
+    const threads = /^ {2}main thread ([\d.]+) µs per stream, other threads ([\d.]+) /m.exec(output);
+    expect(threads, output).not.toBeNull();
+    expect(Number(threads![1])).toBeGreaterThan(0);
     // The observer loaded into the gateway answered: its totals are numbers, not a failure to read them.
     expect(output).toMatch(/^ {2}collector pauses [\d.]+ µs per stream \(young generation\), [\d.]+ µs \(full\)$/m);
   }, 60_000);

@@ -76,6 +76,22 @@ export function userAndKernelSeconds(pid) {
   return { user, kernel };
 }
 
+/**
+ * CPU time of the process's main thread and of its other threads together (V8's helpers for the
+ * collector and the compiler, libuv's pool), in seconds (schedstat).
+ */
+export function cpuSecondsByThread(pid) {
+  const seconds = { main: 0, others: 0 };
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      seconds[task === String(pid) ? 'main' : 'others'] += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]) / 1e9;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return seconds;
+}
+
 /** utime and stime of a /proc stat file, in seconds. */
 function statTimes(file) {
   const stat = readFileSync(file, 'utf8');
