@@ -3,12 +3,14 @@
 // shared machine move by ±50 %, so two setups can be told apart by a few thousand instructions.
 // One process (the gateway on a path, the thinnest translator, or the reference) runs under
 // callgrind with counting off while it warms up (V8 compiles for tens of thousands of
-// requests), then on for a fixed count of non-stream requests at c=10. Prints the user-space
+// requests), then on for a fixed count of requests at c=10: non-stream, or with `--stream`
+// streams of 20 records sent at once (they come in one or two reads: paced 5 ms apart as in the
+// bench, valgrind's slowness would still read several at a time). Prints the user-space
 // instructions per request, the same without V8's optimizing compiler (a late compile moves a
 // run by 2-10 k), and the functions that cost most besides the compiler, JIT code named through
 // node's perf map.
 //
-//   node bench/instructions.mjs <path | floor:<path> | reference> [--line] [--log-off] [--warm 30000] [--requests 4000] [--top 20]
+//   node bench/instructions.mjs <path | floor:<path> | reference> [--stream] [--line] [--log-off] [--warm 30000] [--requests 4000] [--top 20]
 //
 // `--line` keeps the gateway's stderr line (the tools run it --quiet otherwise); `--log-off` turns
 // its request log off. About 5 minutes with the defaults. Needs valgrind and dist/ (npm run build).
@@ -21,13 +23,14 @@ import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
 import { isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 
-const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--line] [--log-off] [--warm N] [--requests N] [--top N]`;
+const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream] [--line] [--log-off] [--warm N] [--requests N] [--top N]`;
 const CONCURRENCY = 10;
 const REQUEST_TIMEOUT_MS = 60_000;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
   options: {
+    stream: { type: 'boolean', default: false },
     line: { type: 'boolean', default: false },
     'log-off': { type: 'boolean', default: false },
     warm: { type: 'string', default: '30000' },
@@ -66,7 +69,7 @@ try {
     gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined },
   });
   services.push(measured);
-  const request = clientRequest(path.client, path.model, false);
+  const request = clientRequest(path.client, path.model, options.stream);
   const send = requestSender(measured.url, request);
   const control = (...args) => execFileSync('callgrind_control', [...args, String(measured.pid)], { stdio: 'ignore' });
 
@@ -77,8 +80,9 @@ try {
   control('-d');
   const counts = await countsPerRequest(`${outFile}.1`, measured.pid, requests);
   const describe = isGateway ? `${target} (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})` : target;
-  console.log(`${describe}: ${requests} non-stream requests at c=${CONCURRENCY} after ${warm}`);
-  console.log(`  ${Math.round(counts.total / 1000)} k instructions per request, ${Math.round(counts.withoutCompiler / 1000)} k without V8's compiler`);
+  const unit = options.stream ? 'stream' : 'request';
+  console.log(`${describe}: ${requests} ${options.stream ? 'streams' : 'non-stream requests'} at c=${CONCURRENCY} after ${warm}`);
+  console.log(`  ${Math.round(counts.total / 1000)} k instructions per ${unit}, ${Math.round(counts.withoutCompiler / 1000)} k without V8's compiler`);
   for (const [name, count] of counts.functions.slice(0, top)) console.log(`  ${String(Math.round(count)).padStart(8)}  ${name}`);
 } finally {
   for (const service of services.reverse()) await service.stop();
