@@ -4,13 +4,13 @@
 // One process (the gateway on a path, the thinnest translator, or the reference) runs under
 // callgrind with counting off while it warms up (V8 compiles for tens of thousands of
 // requests), then on for a fixed count of requests at c=10: non-stream, or with `--stream`
-// streams of 20 records sent at once (they come in one or two reads: paced 5 ms apart as in the
-// bench, valgrind's slowness would still read several at a time). Prints the user-space
-// instructions per request, the same without V8's optimizing compiler (a late compile moves a
-// run by 2-10 k), and the functions that cost most besides the compiler, JIT code named through
-// node's perf map.
+// streams of 20 records, sent at once (they come in one or two reads) or `--pace MS` apart (5 ms
+// as in the bench still lets valgrind's slowness read several at a time; 50 ms makes each record a
+// read of its own). Prints the user-space instructions per request, the same without V8's
+// optimizing compiler (a late compile moves a run by 2-10 k), and the functions that cost most
+// besides the compiler, JIT code named through node's perf map.
 //
-//   node bench/instructions.mjs <path | floor:<path> | reference> [--stream] [--line] [--log-off] [--warm 30000] [--requests 4000] [--top 20]
+//   node bench/instructions.mjs <path | floor:<path> | reference> [--stream [--pace 0]] [--line] [--log-off] [--warm 30000] [--requests 4000] [--top 20]
 //
 // `--line` keeps the gateway's stderr line (the tools run it --quiet otherwise); `--log-off` turns
 // its request log off. About 5 minutes with the defaults. Needs valgrind and dist/ (npm run build).
@@ -22,8 +22,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
 import { isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
+import { setUpstreamShape } from './lib/run-throughput.mjs';
 
-const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream] [--line] [--log-off] [--warm N] [--requests N] [--top N]`;
+const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream [--pace MS]] [--line] [--log-off] [--warm N] [--requests N] [--top N]`;
 const CONCURRENCY = 10;
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -31,6 +32,7 @@ const { values: options, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     stream: { type: 'boolean', default: false },
+    pace: { type: 'string', default: '0' },
     line: { type: 'boolean', default: false },
     'log-off': { type: 'boolean', default: false },
     warm: { type: 'string', default: '30000' },
@@ -39,10 +41,10 @@ const { values: options, positionals } = parseArgs({
   },
 });
 const target = positionals[0] ?? '';
-const [warm, requests, top] = [options.warm, options.requests, options.top].map(Number);
+const [warm, requests, top, pace] = [options.warm, options.requests, options.top, options.pace].map(Number);
 const isGateway = !target.startsWith('floor:') && target !== 'reference';
 // `--line` and `--log-off` are the gateway's: for another target they would be ignored without a word.
-if (!isMeasurableTarget(target) || !(warm >= 0) || !(requests >= 1) || !(top >= 0) || (!isGateway && (options.line || options['log-off']))) {
+if (!isMeasurableTarget(target) || !(warm >= 0) || !(requests >= 1) || !(top >= 0) || !(pace >= 0) || (pace > 0 && !options.stream) || (!isGateway && (options.line || options['log-off']))) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -57,6 +59,7 @@ const services = [];
 try {
   const upstream = await startFakeUpstream({});
   services.push(upstream);
+  if (pace > 0) await setUpstreamShape(upstream.url, { events: 20, delayMs: pace });
   const { service: measured, path } = await startMeasuredProcess({
     target,
     upstreamUrl: upstream.url,
@@ -81,7 +84,8 @@ try {
   const counts = await countsPerRequest(`${outFile}.1`, measured.pid, requests);
   const describe = isGateway ? `${target} (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})` : target;
   const unit = options.stream ? 'stream' : 'request';
-  console.log(`${describe}: ${requests} ${options.stream ? 'streams' : 'non-stream requests'} at c=${CONCURRENCY} after ${warm}`);
+  const streams = pace > 0 ? `streams (records ${pace} ms apart)` : 'streams';
+  console.log(`${describe}: ${requests} ${options.stream ? streams : 'non-stream requests'} at c=${CONCURRENCY} after ${warm}`);
   console.log(`  ${Math.round(counts.total / 1000)} k instructions per ${unit}, ${Math.round(counts.withoutCompiler / 1000)} k without V8's compiler`);
   for (const [name, count] of counts.functions.slice(0, top)) console.log(`  ${String(Math.round(count)).padStart(8)}  ${name}`);
 } finally {

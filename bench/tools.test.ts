@@ -90,9 +90,9 @@ describe('the profiling tools of bench/', () => {
   }, 120_000);
 
   it.skipIf(!hasValgrind)('bench/instructions.mjs --stream counts the instructions of a translated stream', async () => {
-    const { code, output } = await runNodeScript(INSTRUCTIONS, ['chat-to-gemini', '--stream', '--warm', '300', '--requests', '60', '--top', '400'], 120_000);
+    const { code, output } = await runNodeScript(INSTRUCTIONS, ['chat-to-gemini', '--stream', '--pace', '5', '--warm', '300', '--requests', '60', '--top', '400'], 120_000);
     expect(code, output).toBe(0);
-    const summary = /^chat-to-gemini \(--quiet, request log on\): 60 streams at c=10 after 300\n {2}(\d+) k instructions per stream, (\d+) k without V8's compiler$/m.exec(output);
+    const summary = /^chat-to-gemini \(--quiet, request log on\): 60 streams \(records 5 ms apart\) at c=10 after 300\n {2}(\d+) k instructions per stream, (\d+) k without V8's compiler$/m.exec(output);
     expect(summary, output).not.toBeNull();
     expect(Number(summary![2])).toBeGreaterThan(0);
     // Each record goes through the gateway's Gemini stream decoder.
