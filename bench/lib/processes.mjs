@@ -39,25 +39,37 @@ export function pinSelf(taskset, cpu) {
  */
 export function cpuSeconds(pid) {
   if (!HAS_PROC) return NaN;
-  try {
-    let nanoseconds = 0;
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        nanoseconds += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]);
-      } catch {
-        // The thread ended between the listing and the read.
-      }
-    }
-    if (nanoseconds > 0) return nanoseconds / 1e9;
-  } catch {
-    // No schedstat: fall back to the tick counters.
-  }
+  const { main, others } = cpuSecondsByThread(pid);
+  if (main + others > 0) return main + others;
   try {
     const { user, kernel } = statTimes(`/proc/${pid}/stat`);
     return user + kernel;
   } catch {
     return NaN;
   }
+}
+
+/**
+ * CPU time of the process's main thread and of its other threads together (V8's helpers for the
+ * collector and the compiler, libuv's pool), in seconds, from the threads' schedstat run time
+ * (nanoseconds); 0 and 0 where there is none.
+ */
+export function cpuSecondsByThread(pid) {
+  const seconds = { main: 0, others: 0 };
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return seconds;
+  }
+  for (const task of tasks) {
+    try {
+      seconds[task === String(pid) ? 'main' : 'others'] += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]) / 1e9;
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return seconds;
 }
 
 /** User and kernel time of every thread of the process, in seconds (clock ticks, 10 ms on Linux). */
@@ -74,22 +86,6 @@ export function userAndKernelSeconds(pid) {
     }
   }
   return { user, kernel };
-}
-
-/**
- * CPU time of the process's main thread and of its other threads together (V8's helpers for the
- * collector and the compiler, libuv's pool), in seconds (schedstat).
- */
-export function cpuSecondsByThread(pid) {
-  const seconds = { main: 0, others: 0 };
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      seconds[task === String(pid) ? 'main' : 'others'] += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ', 1)[0]) / 1e9;
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return seconds;
 }
 
 /** utime and stime of a /proc stat file, in seconds. */
