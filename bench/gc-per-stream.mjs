@@ -5,14 +5,15 @@
 // bench/lib/gc-observer.mjs loaded into it (`--import`). Every figure is per stream: the count is
 // the fake upstream's requests in the window, every stream of the window run to its end.
 //
-//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--warm 3] [--seconds 4] [--quick]
+//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--warm 3] [--seconds 4] [--line] [--log-off] [--quick]
 //
-// `--warm` is the seconds of load before the measured window (V8 goes on compiling the gateway's
-// stream path for 20-30 s). Prints CPU (every thread's schedstat), user and kernel time (the
+// `--warm` is the seconds of load before the measured window (V8 optimizes what runs once a
+// stream after a few thousand streams: 3-4 s at c=100, 30 s or more at c=10). Prints CPU (every thread's schedstat), user and kernel time (the
 // threads' utime and stime, counted in clock ticks), the main thread's CPU against the other
 // threads' (a process still compiling shows it there), the main thread's collector pauses
 // (young-generation and full collections) and the young-generation collections per 1,000
-// streams. Needs dist/ (npm run build).
+// streams. `--line` keeps the gateway's stderr line (the tools run it --quiet otherwise); `--log-off`
+// turns its request log off. Needs dist/ (npm run build).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OBSERVER = pathToFileURL(join(ROOT, 'bench', 'lib', 'gc-observer.mjs')).href;
-const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--events N] [--warm S] [--seconds S] [--quick]`;
+const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--events N] [--warm S] [--seconds S] [--line] [--log-off] [--quick]`;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,
@@ -37,6 +38,8 @@ const { values: options, positionals } = parseArgs({
     warm: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '4' },
     quick: { type: 'boolean', default: false },
+    line: { type: 'boolean', default: false },
+    'log-off': { type: 'boolean', default: false },
   },
 });
 const target = positionals[0] ?? '';
@@ -44,7 +47,9 @@ const concurrency = Number(options.concurrency);
 const events = Number(options.events);
 const measuredMs = options.quick ? 400 : Number(options.seconds) * 1000;
 const warmMs = Number(options.warm) * 1000;
-if (!isMeasurableTarget(target) || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(events) || events < 2 || !(measuredMs > 0) || !(warmMs >= 0)) {
+const isGateway = !target.startsWith('floor:') && target !== 'reference';
+// `--line` and `--log-off` are the gateway's: for another target they would be ignored without a word.
+if (!isMeasurableTarget(target) || (!isGateway && (options.line || options['log-off'])) || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(events) || events < 2 || !(measuredMs > 0) || !(warmMs >= 0)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -65,6 +70,7 @@ try {
     env: { SWITCHYARD_GC_OUT: scratch },
     cpu: placement.measuredCpu,
     taskset: placement.taskset,
+    gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined },
   });
   services.push(measured);
   const request = clientRequest(path.client, path.model, true);
@@ -78,7 +84,8 @@ try {
   const streams = after.requests - before.requests;
   if (streams === 0) throw new Error(`no stream completed: ${result.firstError ?? 'no error reported'}`);
   const perStream = (key, scale) => (((after[key] - before[key]) * scale) / streams).toFixed(1);
-  console.log(`${target}${target === 'reference' && options.gemini ? ' (Gemini)' : ''}: ${streams} streams of ${events} events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
+  const setup = isGateway ? ` (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})` : target === 'reference' && options.gemini ? ' (Gemini)' : '';
+  console.log(`${target}${setup}: ${streams} streams of ${events} events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
   console.log(`  CPU ${perStream('cpuSeconds', 1e6)} µs per stream: user ${perStream('user', 1e6)}, kernel ${perStream('kernel', 1e6)}`);
   const threadPerStream = (key) => (((after.threads[key] - before.threads[key]) * 1e6) / streams).toFixed(1);
   console.log(`  main thread ${threadPerStream('main')} µs per stream, other threads ${threadPerStream('others')} (V8's compiler and collector helpers, libuv's pool)`);

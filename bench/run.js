@@ -36,6 +36,8 @@ const BENCH = join(ROOT, 'bench');
 const FULL = {
   rounds: 5,
   warmupPassMs: 1000,
+  // The stream group's pass at its highest concurrency (c=100: about 3,500 streams a path).
+  streamWarmupPassMs: 4000,
   warmupMs: 250,
   durationMs: 900,
   streamWarmupMs: 250,
@@ -72,6 +74,7 @@ const FULL = {
 const QUICK = {
   rounds: 1,
   warmupPassMs: 0,
+  streamWarmupPassMs: 0,
   warmupMs: 0,
   durationMs: 30,
   streamWarmupMs: 0,

@@ -63,9 +63,9 @@ describe('the profiling tools of bench/', () => {
   }, 60_000);
 
   it('bench/gc-per-stream.mjs splits the CPU of a stream and reads the pauses of the collector from inside the process', async () => {
-    const { code, output } = await runNodeScript(GC_PER_STREAM, ['anthropic-to-chat', '--quick'], 60_000);
+    const { code, output } = await runNodeScript(GC_PER_STREAM, ['anthropic-to-chat', '--line', '--quick'], 60_000);
     expect(code, output).toBe(0);
-    const streams = /^anthropic-to-chat: (\d+) streams of 20 events at c=100/m.exec(output);
+    const streams = /^anthropic-to-chat \(line on, request log on\): (\d+) streams of 20 events at c=100/m.exec(output);
     expect(streams, output).not.toBeNull();
     expect(Number(streams![1])).toBeGreaterThan(0);
     const cpu = /^ {2}CPU ([\d.]+) µs per stream: user ([\d.]+), kernel ([\d.]+)$/m.exec(output);
