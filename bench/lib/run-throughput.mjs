@@ -96,7 +96,7 @@ export async function runThroughputGroup({ group, scenarios, settings, upstream,
   // the long-running processes they are, not while V8 is still compiling (which costs the
   // gateway, with more code, more than the reference). V8 optimizes a function once it has run
   // enough times, so what is run once per stream needs thousands of streams: the highest
-  // concurrency's pass is the longer one for streams (FINDINGS.md, "warm").
+  // concurrency's pass is the longer one for streams (FINDINGS.md, "V8 optimizes by count").
   const highest = Math.max(...concurrencies);
   for (const concurrency of settings.warmupPassMs > 0 ? concurrencies : []) {
     const passMs = stream && concurrency === highest ? settings.streamWarmupPassMs : settings.warmupPassMs;
