@@ -8,12 +8,12 @@
 //   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--warm 3] [--seconds 4] [--line] [--log-off] [--quick]
 //
 // `--warm` is the seconds of load before the measured window (V8 optimizes what runs once a
-// stream after a few thousand streams: 3-4 s at c=100, 30 s or more at c=10). Prints CPU (every thread's schedstat), user and kernel time (the
-// threads' utime and stime, counted in clock ticks), the main thread's CPU against the other
-// threads' (a process still compiling shows it there), the main thread's collector pauses
-// (young-generation and full collections) and the young-generation collections per 1,000
-// streams. `--line` keeps the gateway's stderr line (the tools run it --quiet otherwise); `--log-off`
-// turns its request log off. Needs dist/ (npm run build).
+// stream after a few thousand streams: 3-4 s at c=100, 30 s or more at c=10). Prints CPU (every
+// thread's schedstat), user and kernel time (the threads' utime and stime, counted in clock
+// ticks), the main thread's CPU against the other threads' (a process still compiling shows it
+// there), the main thread's collector pauses (young-generation and full collections) and the
+// young-generation collections per 1,000 streams. `--line` keeps the gateway's stderr line (the
+// tools run it --quiet otherwise); `--log-off` turns its request log off. Needs dist/.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
 import { closedLoop } from './lib/load.mjs';
-import { isMeasurableTarget, pinLikeTheBench, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
+import { GATEWAY_OPTIONS, gatewaySetup, isMeasurableTarget, pinLikeTheBench, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { cpuSecondsByThread, userAndKernelSeconds } from './lib/processes.mjs';
 import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
@@ -38,8 +38,7 @@ const { values: options, positionals } = parseArgs({
     warm: { type: 'string', default: '3' },
     seconds: { type: 'string', default: '4' },
     quick: { type: 'boolean', default: false },
-    line: { type: 'boolean', default: false },
-    'log-off': { type: 'boolean', default: false },
+    ...GATEWAY_OPTIONS,
   },
 });
 const target = positionals[0] ?? '';
@@ -47,9 +46,8 @@ const concurrency = Number(options.concurrency);
 const events = Number(options.events);
 const measuredMs = options.quick ? 400 : Number(options.seconds) * 1000;
 const warmMs = Number(options.warm) * 1000;
-const isGateway = !target.startsWith('floor:') && target !== 'reference';
-// `--line` and `--log-off` are the gateway's: for another target they would be ignored without a word.
-if (!isMeasurableTarget(target) || (!isGateway && (options.line || options['log-off'])) || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(events) || events < 2 || !(measuredMs > 0) || !(warmMs >= 0)) {
+const setup = gatewaySetup(target, options);
+if (!isMeasurableTarget(target) || !setup || !Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(events) || events < 2 || !(measuredMs > 0) || !(warmMs >= 0)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -70,7 +68,7 @@ try {
     env: { SWITCHYARD_GC_OUT: scratch },
     cpu: placement.measuredCpu,
     taskset: placement.taskset,
-    gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined },
+    gateway: setup.gateway,
   });
   services.push(measured);
   const request = clientRequest(path.client, path.model, true);
@@ -84,8 +82,7 @@ try {
   const streams = after.requests - before.requests;
   if (streams === 0) throw new Error(`no stream completed: ${result.firstError ?? 'no error reported'}`);
   const perStream = (key, scale) => (((after[key] - before[key]) * scale) / streams).toFixed(1);
-  const setup = isGateway ? ` (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})` : target === 'reference' && options.gemini ? ' (Gemini)' : '';
-  console.log(`${target}${setup}: ${streams} streams of ${events} events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
+  console.log(`${target}${setup.label}${target === 'reference' && options.gemini ? ' (Gemini)' : ''}: ${streams} streams of ${events} events at c=${concurrency}, first byte p50 ${result.ttfbP50Ms.toFixed(2)} ms`);
   console.log(`  CPU ${perStream('cpuSeconds', 1e6)} µs per stream: user ${perStream('user', 1e6)}, kernel ${perStream('kernel', 1e6)}`);
   const threadPerStream = (key) => (((after.threads[key] - before.threads[key]) * 1e6) / streams).toFixed(1);
   console.log(`  main thread ${threadPerStream('main')} µs per stream, other threads ${threadPerStream('others')} (V8's compiler and collector helpers, libuv's pool)`);

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
-import { isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
+import { GATEWAY_OPTIONS, gatewaySetup, isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { setUpstreamShape } from './lib/run-throughput.mjs';
 
 const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream [--pace MS]] [--line] [--log-off] [--warm N] [--requests N] [--top N]`;
@@ -33,8 +33,7 @@ const { values: options, positionals } = parseArgs({
   options: {
     stream: { type: 'boolean', default: false },
     pace: { type: 'string', default: '0' },
-    line: { type: 'boolean', default: false },
-    'log-off': { type: 'boolean', default: false },
+    ...GATEWAY_OPTIONS,
     warm: { type: 'string', default: '30000' },
     requests: { type: 'string', default: '4000' },
     top: { type: 'string', default: '20' },
@@ -42,9 +41,8 @@ const { values: options, positionals } = parseArgs({
 });
 const target = positionals[0] ?? '';
 const [warm, requests, top, pace] = [options.warm, options.requests, options.top, options.pace].map(Number);
-const isGateway = !target.startsWith('floor:') && target !== 'reference';
-// `--line` and `--log-off` are the gateway's: for another target they would be ignored without a word.
-if (!isMeasurableTarget(target) || !(warm >= 0) || !(requests >= 1) || !(top >= 0) || !(pace >= 0) || (pace > 0 && !options.stream) || (!isGateway && (options.line || options['log-off']))) {
+const setup = gatewaySetup(target, options);
+if (!isMeasurableTarget(target) || !setup || !(warm >= 0) || !(requests >= 1) || !(top >= 0) || !(pace >= 0) || (pace > 0 && !options.stream)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -69,7 +67,7 @@ try {
     // full collections started by the clock (valgrind's slowness would start many), JIT names.
     nodeArgs: ['--single-threaded', '--no-memory-reducer', '--perf-basic-prof'],
     timeoutMs: 120_000,
-    gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined },
+    gateway: setup.gateway,
   });
   services.push(measured);
   const request = clientRequest(path.client, path.model, options.stream);
@@ -82,10 +80,9 @@ try {
   await send(requests);
   control('-d');
   const counts = await countsPerRequest(`${outFile}.1`, measured.pid, requests);
-  const describe = isGateway ? `${target} (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})` : target;
   const unit = options.stream ? 'stream' : 'request';
   const streams = pace > 0 ? `streams (records ${pace} ms apart)` : 'streams';
-  console.log(`${describe}: ${requests} ${options.stream ? streams : 'non-stream requests'} at c=${CONCURRENCY} after ${warm}`);
+  console.log(`${target}${setup.label}: ${requests} ${options.stream ? streams : 'non-stream requests'} at c=${CONCURRENCY} after ${warm}`);
   console.log(`  ${Math.round(counts.total / 1000)} k instructions per ${unit}, ${Math.round(counts.withoutCompiler / 1000)} k without V8's compiler`);
   for (const [name, count] of counts.functions.slice(0, top)) console.log(`  ${String(Math.round(count)).padStart(8)}  ${name}`);
 } finally {

@@ -37,6 +37,23 @@ export function isMeasurableTarget(target) {
   return floorPath !== undefined && PATHS[floorPath] !== undefined && isTranslated({ path: floorPath });
 }
 
+/** The tools' options for the gateway's setup: `--line` keeps its stderr line, `--log-off` turns its request log off. */
+export const GATEWAY_OPTIONS = { line: { type: 'boolean', default: false }, 'log-off': { type: 'boolean', default: false } };
+
+/**
+ * The gateway's setup from `--line` and `--log-off`: `gateway` for `startMeasuredProcess`, and
+ * `label`, what names it in the tool's output. Undefined when either is given for a target that
+ * is not the gateway, where it would be ignored without a word.
+ */
+export function gatewaySetup(target, options) {
+  const isGateway = !target.startsWith('floor:') && target !== 'reference';
+  if (!isGateway) return options.line || options['log-off'] ? undefined : { gateway: {}, label: '' };
+  return {
+    gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined },
+    label: ` (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})`,
+  };
+}
+
 /**
  * Starts the process `target` names against the fake upstream at `upstreamUrl`; resolves with the
  * running service and the client side of its path ({ client, model }). `scratch` holds the
