@@ -5,7 +5,7 @@
 // bench/lib/gc-observer.mjs loaded into it (`--import`). Every figure is per stream: the count is
 // the fake upstream's requests in the window, every stream of the window run to its end.
 //
-//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--warm 3] [--seconds 4] [--line] [--log-off] [--quick]
+//   node bench/gc-per-stream.mjs <path | floor:<path> | reference> [--gemini] [--concurrency 100] [--events 20] [--warm 3] [--seconds 4] [--line] [--log-off] [--inspector-off] [--quick]
 //
 // `--warm` is the seconds of load before the measured window (V8 optimizes what runs once a
 // stream after a few thousand streams: 3-4 s at c=100, 30 s or more at c=10). Prints CPU (every
@@ -13,7 +13,8 @@
 // ticks), the main thread's CPU against the other threads' (a process still compiling shows it
 // there), the main thread's collector pauses (young-generation and full collections) and the
 // young-generation collections per 1,000 streams. `--line` keeps the gateway's stderr line (the
-// tools run it --quiet otherwise); `--log-off` turns its request log off. Needs dist/.
+// tools run it --quiet otherwise); `--log-off` turns its request log off, `--inspector-off` the
+// inspector's last requests (`inspector.keep: 0`). Needs dist/.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ import { setUpstreamShape, upstreamCounters } from './lib/run-throughput.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OBSERVER = pathToFileURL(join(ROOT, 'bench', 'lib', 'gc-observer.mjs')).href;
-const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--events N] [--warm S] [--seconds S] [--line] [--log-off] [--quick]`;
+const USAGE = `usage: node bench/gc-per-stream.mjs ${TARGETS} [--gemini] [--concurrency N] [--events N] [--warm S] [--seconds S] [--line] [--log-off] [--inspector-off] [--quick]`;
 
 const { values: options, positionals } = parseArgs({
   allowPositionals: true,

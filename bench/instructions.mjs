@@ -10,10 +10,10 @@
 // optimizing compiler (a late compile moves a run by 2-10 k), and the functions that cost most
 // besides the compiler, JIT code named through node's perf map.
 //
-//   node bench/instructions.mjs <path | floor:<path> | reference> [--stream [--pace 0]] [--line] [--log-off] [--warm 30000] [--requests 4000] [--top 20]
+//   node bench/instructions.mjs <path | floor:<path> | reference> [--stream [--pace 0]] [--line] [--log-off] [--inspector-off] [--warm 30000] [--requests 4000] [--top 20]
 //
 // `--line` keeps the gateway's stderr line (the tools run it --quiet otherwise); `--log-off` turns
-// its request log off. About 5 minutes with the defaults. Needs valgrind and dist/ (npm run build).
+// its request log off, `--inspector-off` the inspector's last requests. About 5 minutes with the defaults. Needs valgrind and dist/ (npm run build).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request as httpRequest } from 'node:http';
@@ -24,7 +24,7 @@ import { clientRequest } from './lib/bodies.mjs';
 import { GATEWAY_OPTIONS, gatewaySetup, isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { setUpstreamShape } from './lib/run-throughput.mjs';
 
-const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream [--pace MS]] [--line] [--log-off] [--warm N] [--requests N] [--top N]`;
+const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream [--pace MS]] [--line] [--log-off] [--inspector-off] [--warm N] [--requests N] [--top N]`;
 const CONCURRENCY = 10;
 const REQUEST_TIMEOUT_MS = 60_000;
 

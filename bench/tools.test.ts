@@ -65,7 +65,7 @@ describe('the profiling tools of bench/', () => {
   it('bench/gc-per-stream.mjs splits the CPU of a stream and reads the pauses of the collector from inside the process', async () => {
     const { code, output } = await runNodeScript(GC_PER_STREAM, ['anthropic-to-chat', '--line', '--quick'], 60_000);
     expect(code, output).toBe(0);
-    const streams = /^anthropic-to-chat \(line on, request log on\): (\d+) streams of 20 events at c=100/m.exec(output);
+    const streams = /^anthropic-to-chat \(line on, request log on, inspector on\): (\d+) streams of 20 events at c=100/m.exec(output);
     expect(streams, output).not.toBeNull();
     expect(Number(streams![1])).toBeGreaterThan(0);
     const cpu = /^ {2}CPU ([\d.]+) µs per stream: user ([\d.]+), kernel ([\d.]+)$/m.exec(output);
@@ -81,7 +81,7 @@ describe('the profiling tools of bench/', () => {
   it.skipIf(!hasValgrind)('bench/instructions.mjs counts the instructions of a request, by function, JIT code named', async () => {
     const { code, output } = await runNodeScript(INSTRUCTIONS, ['passthrough', '--line', '--warm', '1000', '--requests', '200', '--top', '400'], 120_000);
     expect(code, output).toBe(0);
-    const summary = /^passthrough \(line on, request log on\): 200 non-stream requests at c=10 after 1000\n {2}(\d+) k instructions per request, (\d+) k without V8's compiler$/m.exec(output);
+    const summary = /^passthrough \(line on, request log on, inspector on\): 200 non-stream requests at c=10 after 1000\n {2}(\d+) k instructions per request, (\d+) k without V8's compiler$/m.exec(output);
     expect(summary, output).not.toBeNull();
     expect(Number(summary![2])).toBeGreaterThan(0);
     expect(Number(summary![2])).toBeLessThanOrEqual(Number(summary![1]));
@@ -92,7 +92,7 @@ describe('the profiling tools of bench/', () => {
   it.skipIf(!hasValgrind)('bench/instructions.mjs --stream counts the instructions of a translated stream', async () => {
     const { code, output } = await runNodeScript(INSTRUCTIONS, ['chat-to-gemini', '--stream', '--pace', '5', '--warm', '300', '--requests', '60', '--top', '400'], 120_000);
     expect(code, output).toBe(0);
-    const summary = /^chat-to-gemini \(--quiet, request log on\): 60 streams \(records 5 ms apart\) at c=10 after 300\n {2}(\d+) k instructions per stream, (\d+) k without V8's compiler$/m.exec(output);
+    const summary = /^chat-to-gemini \(--quiet, request log on, inspector on\): 60 streams \(records 5 ms apart\) at c=10 after 300\n {2}(\d+) k instructions per stream, (\d+) k without V8's compiler$/m.exec(output);
     expect(summary, output).not.toBeNull();
     expect(Number(summary![2])).toBeGreaterThan(0);
     // Each record goes through the gateway's Gemini stream decoder.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createUpstreamProviders, FIXTURE_FILES, UPSTREAM_PROTOCOLS, UPSTREAM_PROVIDER_ID, fixtureToolCallIds, identifyRequest, replyFromFixtures } from './helpers/fake-protocol-upstream.js';
 import { expectFixture } from './helpers/fixture-expectations.js';
-import { createAnthropicClient, createGeminiClient, createOpenAIChatClient, createResponsesClient, type ProtocolClient } from './helpers/protocol-clients.js';
+import { createProtocolClient, type ProtocolClient } from './helpers/protocol-clients.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
 
 /**
@@ -29,16 +29,7 @@ afterAll(async () => {
 });
 
 function createClient(name: (typeof CLIENTS)[number]): ProtocolClient {
-  switch (name) {
-    case 'openai-chat':
-      return createOpenAIChatClient(gateway.url);
-    case 'openai-responses':
-      return createResponsesClient(gateway.url);
-    case 'anthropic-messages':
-      return createAnthropicClient(gateway.url);
-    case 'gemini':
-      return createGeminiClient(gateway.url);
-  }
+  return createProtocolClient(name, gateway.url);
 }
 
 describe.each(CLIENTS)('%s client', (clientName) => {

@@ -2,7 +2,8 @@
 // and as a Gemini one (model `g`), no mock models, no model discovery. Everything else is the
 // default, as users run it: the request log on.
 //
-// `log: false` turns the request log off (the log scenarios' other side). `routing: true` adds
+// `log: false` turns the request log off (the log scenarios' other side), `inspector: false` the
+// inspector's last requests (`inspector.keep: 0`). `routing: true` adds
 // what the routing scenarios ask for: a three-entry fallback chain (`chain`) whose first entry is
 // healthy, and two pools of three keys, one with a key the fake upstream answers 429
 // (`limited/m`) and one all healthy (`healthy/m`). `store: 'postgres'` puts the gateway's store on the
@@ -31,6 +32,7 @@ export function writeGatewayConfig(file, upstreamUrl, options = {}) {
     config.aliases = { chain: ['up/m', 'second/m', 'third/m'] };
   }
   if (options.log === false) config.log = { enabled: false };
+  if (options.inspector === false) config.inspector = { keep: 0 };
   if (options.store === 'postgres') config.store = { type: 'postgres', url: '$DATABASE_URL' };
   return writeFile(file, JSON.stringify(config));
 }

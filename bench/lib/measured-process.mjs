@@ -37,20 +37,24 @@ export function isMeasurableTarget(target) {
   return floorPath !== undefined && PATHS[floorPath] !== undefined && isTranslated({ path: floorPath });
 }
 
-/** The tools' options for the gateway's setup: `--line` keeps its stderr line, `--log-off` turns its request log off. */
-export const GATEWAY_OPTIONS = { line: { type: 'boolean', default: false }, 'log-off': { type: 'boolean', default: false } };
+/** The tools' options for the gateway's setup: `--line` keeps its stderr line, `--log-off` turns its request log off, `--inspector-off` its inspector's last requests. */
+export const GATEWAY_OPTIONS = {
+  line: { type: 'boolean', default: false },
+  'log-off': { type: 'boolean', default: false },
+  'inspector-off': { type: 'boolean', default: false },
+};
 
 /**
- * The gateway's setup from `--line` and `--log-off`: `gateway` for `startMeasuredProcess`, and
+ * The gateway's setup from `--line`, `--log-off` and `--inspector-off`: `gateway` for `startMeasuredProcess`, and
  * `label`, what names it in the tool's output. Undefined when either is given for a target that
  * is not the gateway, where it would be ignored without a word.
  */
 export function gatewaySetup(target, options) {
   const isGateway = !target.startsWith('floor:') && target !== 'reference';
-  if (!isGateway) return options.line || options['log-off'] ? undefined : { gateway: {}, label: '' };
+  if (!isGateway) return options.line || options['log-off'] || options['inspector-off'] ? undefined : { gateway: {}, label: '' };
   return {
-    gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined },
-    label: ` (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'})`,
+    gateway: { quiet: !options.line, log: options['log-off'] ? false : undefined, inspector: options['inspector-off'] ? false : undefined },
+    label: ` (${options.line ? 'line on' : '--quiet'}, request log ${options['log-off'] ? 'off' : 'on'}, inspector ${options['inspector-off'] ? 'off' : 'on'})`,
   };
 }
 
@@ -58,7 +62,8 @@ export function gatewaySetup(target, options) {
  * Starts the process `target` names against the fake upstream at `upstreamUrl`; resolves with the
  * running service and the client side of its path ({ client, model }). `scratch` holds the
  * gateway's config and home. `gateway`: `{ quiet: false }` keeps the stderr line (the tools run
- * the gateway `--quiet` otherwise), `{ log: false }` turns the request log off.
+ * the gateway `--quiet` otherwise), `{ log: false }` turns the request log off, `{ inspector: false }`
+ * the inspector's last requests.
  */
 export async function startMeasuredProcess({ target, gemini = false, upstreamUrl, scratch, nodeArgs = [], env = {}, cpu, taskset, wrapper, timeoutMs, gateway = {} }) {
   const placement = { nodeArgs, env, cpu, taskset, wrapper, timeoutMs };
@@ -72,7 +77,7 @@ export async function startMeasuredProcess({ target, gemini = false, upstreamUrl
     return { service, path: PATHS[target.slice('floor:'.length)] };
   }
   const configFile = join(scratch, 'config.json');
-  await writeGatewayConfig(configFile, upstreamUrl, { log: gateway.log });
+  await writeGatewayConfig(configFile, upstreamUrl, { log: gateway.log, inspector: gateway.inspector });
   const home = join(scratch, 'home');
   await mkdir(home, { recursive: true });
   const args = [join(ROOT, 'bin', 'gateway.js'), 'serve', '--port', '0', ...(gateway.quiet === false ? [] : ['--quiet']), '--config', configFile];

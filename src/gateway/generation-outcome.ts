@@ -62,10 +62,10 @@ export interface GenerationOutcome {
   /** The response so far, as the client's protocol returns it without streaming. */
   responseBodyText(): string;
   /**
-   * The bodies as they are, for an observer that keeps them (nothing is converted or decoded):
-   * the buffers are the request path's, to be copied, not held (a slice of what a socket read
-   * holds the whole read). A stream's response is rendered only when `response` is called, from
-   * the response's own material, never the run.
+   * The bodies, for an observer that keeps them once the generation is over: the buffers are the
+   * request path's, to be copied, not held (a slice of what a socket read holds the whole read).
+   * A translated stream's response is rendered here, once; a passthrough stream's is handed over
+   * as its events, undecoded, with what renders them.
    */
   bodies(): OutcomeBodies;
   /** The response so far, in core terms (what a retry that joins a drain is sent). */
@@ -82,8 +82,23 @@ export interface OutcomeBodies {
   request: Buffer;
   /** The body sent upstream by the attempt that answered (`request` itself for a passthrough); none for the mock models. */
   upstreamRequest: Buffer | undefined;
-  /** The whole answer, as the client got it; or, for a stream, how to render it as the client's protocol returns it without streaming. */
-  response: string | Buffer | (() => string);
+  /**
+   * The response as the client's protocol returns it without streaming: a JSON answer as the
+   * client got it, or a stream's, rendered from what was collected; or, for a passthrough stream
+   * never decoded, its events, which the observer copies and renders only if it is asked to.
+   */
+  response: string | Buffer | StreamEvents;
+}
+
+/**
+ * A passthrough stream's events as the upstream sent them (whole events, those kept from the
+ * client too), and what reads them into the response. Decoding them costs as much as translating
+ * them: an observer that keeps them copies their bytes, and renders them only when asked.
+ */
+export interface StreamEvents {
+  readonly events: readonly Buffer[];
+  /** The response the events (all of them, as one text) make, as the client's protocol returns it without streaming. */
+  render(events: string): string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
 import { GatewayError } from '../core/gateway-error.js';
+import type { GenerateResponse } from '../core/generate-response.js';
 import { holdsSecret, redactSecrets } from '../core/redact-secrets.js';
 import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
 import type { Usage } from '../core/usage.js';
@@ -18,6 +19,11 @@ export interface PassthroughSource {
   readonly tap: StreamCollector;
   /** The stream's usage, read from the events that carry it without decoding the whole stream. */
   usage(): Usage;
+  /**
+   * Every event so far, as the upstream sent them (the hidden ones too), while none has been
+   * decoded; undefined once the tap has decoded them (it holds the collected response then).
+   */
+  events(): readonly Buffer[] | undefined;
 }
 
 export function createPassthroughSource(options: {
@@ -35,6 +41,7 @@ export function createPassthroughSource(options: {
   return {
     tap,
     usage: () => tap.usage(),
+    events: () => tap.undecoded(),
     run: (onBytes) =>
       forward(options.body, tap, options, onBytes).catch((error: unknown) => {
         throw GatewayError.is(error) ? error : options.failure(error);
@@ -127,6 +134,8 @@ interface PassthroughTap extends StreamCollector {
   end(): void;
   /** The stream's failure, decoding every byte to find it (`error` looks only where one may be). */
   failure(): GatewayError | undefined;
+  /** The pieces pushed, while none has been decoded. */
+  undecoded(): readonly Buffer[] | undefined;
 }
 
 /**
@@ -136,8 +145,8 @@ interface PassthroughTap extends StreamCollector {
  */
 export const TAP_MAX_PENDING_BYTES = 1024 * 1024;
 
-/** The usage that `pieces` (whole events each, in order) report, decoded by a decoder of their own. */
-function usageOfPieces(decoder: StreamDecoder, ...pieces: (Buffer | undefined)[]): Usage {
+/** The response that `pieces` (whole events each, in order) make, decoded by a decoder of their own. */
+export function collectEvents(decoder: StreamDecoder, pieces: readonly (Buffer | string | undefined)[]): GenerateResponse {
   const collector = createStreamCollector();
   const parser = createSseParser((event) => {
     for (const part of decoder.decode(event)) collector.add(part);
@@ -145,7 +154,7 @@ function usageOfPieces(decoder: StreamDecoder, ...pieces: (Buffer | undefined)[]
   for (const piece of pieces) if (piece) parser.feed(piece);
   parser.end();
   for (const part of decoder.end()) collector.add(part);
-  return collector.result().usage;
+  return collector.result();
 }
 
 /** Looked for in every upstream read: as bytes, not a string converted again on each search. */
@@ -208,7 +217,7 @@ export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPend
       if (decoding || first === undefined) return catchUp().result().usage;
       let usage: Usage | undefined;
       try {
-        usage = usageOfPieces(createDecoder(), first, beforeLast, last);
+        usage = collectEvents(createDecoder(), [first, beforeLast, last]).usage;
       } catch {
         // Events out of their context that a decoder refuses: the whole stream says it.
       }
@@ -217,5 +226,6 @@ export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPend
     result: () => catchUp().result(),
     error: () => (mayHoldError ? catchUp().error() : undefined),
     failure: () => catchUp().error(),
+    undecoded: () => (decoding ? undefined : pending),
   };
 }

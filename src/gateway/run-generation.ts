@@ -20,6 +20,7 @@ import type { InflightRegistry } from './inflight.js';
 import { createInterruption, type Interruption } from './interruption.js';
 import type { ModelCatalog } from './model-catalog.js';
 import { openAttempt, type AttemptContext, type OpenedUpstream } from './open-attempt.js';
+import { collectEvents } from './passthrough-source.js';
 import { planGeneration, type GenerationAttempt, type GenerationPlan } from './plan-generation.js';
 import type { ProviderHealth } from './provider-health.js';
 import { judgeStatus, pause, retryAfterMs, retryDelayMs } from './retry-policy.js';
@@ -178,6 +179,8 @@ class GenerationRun implements GenerationOutcome {
   #collector: StreamCollector | undefined;
   /** The usage of a JSON answer, read from it only when asked. */
   #usage: (() => Usage) | undefined;
+  /** A passthrough stream's events, while its tap has not decoded them. */
+  #events: (() => readonly Buffer[] | undefined) | undefined;
   /** A JSON answer's body, as the client got it. */
   #answer: string | Buffer | undefined;
   #interruption: Interruption | undefined;
@@ -221,7 +224,22 @@ class GenerationRun implements GenerationOutcome {
   bodies(): OutcomeBodies {
     const call = this.#attempt?.call;
     const upstreamRequest = call ? (call.body ?? this.#bodyBytes) : undefined;
-    return { request: this.#bodyBytes, upstreamRequest, response: this.#answer ?? renderLater(this.#codec, this.#collector, this.#context) };
+    return { request: this.#bodyBytes, upstreamRequest, response: this.#answer ?? this.#streamResponse() };
+  }
+
+  /**
+   * A stream's response for `bodies`: a passthrough stream's events as they came, or the text,
+   * rendered now. Rendered later instead, the response would hold what it is rendered from (the
+   * collector's parts, or a tap's buffers) for as long as an observer keeps it: objects the
+   * young-generation collections copy and promote, and full collections then sweep, which cost
+   * more than rendering (CONTRIBUTING.md, "Code": what outlives a request).
+   */
+  #streamResponse(): OutcomeBodies['response'] {
+    const events = this.#events?.();
+    const codec = this.#codec;
+    const context = this.#context;
+    if (events === undefined || context === undefined) return this.responseBodyText();
+    return { events, render: (text) => JSON.stringify(codec.encodeResponse(collectEvents(codec.createStreamDecoder(), [text]), context)) };
   }
 
   responseSoFar(): GenerateResponse {
@@ -279,6 +297,7 @@ class GenerationRun implements GenerationOutcome {
     if (opened.kind === 'passthrough-stream') {
       this.#collector = opened.source.tap;
       this.#usage = opened.source.usage;
+      this.#events = opened.source.events;
     }
     if (opened.kind === 'passthrough-stream' || (request.stream && opened.kind === 'parts')) {
       const body = streamToClient({
@@ -517,11 +536,6 @@ function prepareAttempt(attempt: GenerationAttempt): boolean {
  * The response, rendered when asked. A function of its own so that what it holds is the answer's
  * bytes, or the collector and what encodes it, never the run.
  */
-function renderLater(codec: ProtocolCodec, collector: StreamCollector | undefined, context: ResponseContext | undefined): () => string {
-  if (!collector || !context) return () => '';
-  return () => JSON.stringify(codec.encodeResponse(collector.result(), context));
-}
-
 function report(attempt: GenerationAttempt, ms: number, error: GatewayError | undefined, waitMs: number): AttemptReport {
   const entry: AttemptReport = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode, ms, waitMs };
   if (error) {

@@ -161,3 +161,17 @@ export function createGeminiClient(baseURL: string): ProtocolClient {
     lastTurn: () => last,
   };
 }
+
+/** The official SDK of `protocol`, as a client of the gateway at `baseURL`. */
+export function createProtocolClient(protocol: 'openai-chat' | 'anthropic-messages' | 'openai-responses' | 'gemini', baseURL: string): ProtocolClient {
+  switch (protocol) {
+    case 'openai-chat':
+      return createOpenAIChatClient(baseURL);
+    case 'openai-responses':
+      return createResponsesClient(baseURL);
+    case 'anthropic-messages':
+      return createAnthropicClient(baseURL);
+    case 'gemini':
+      return createGeminiClient(baseURL);
+  }
+}

@@ -1,6 +1,6 @@
 import type { Usage } from '../../core/usage.js';
 import type { Warning } from '../../core/warning.js';
-import type { AttemptReport, GenerationOutcome } from '../../gateway/generation-outcome.js';
+import type { AttemptReport, GenerationOutcome, StreamEvents } from '../../gateway/generation-outcome.js';
 import type { BodyArena } from './body-arena.js';
 import type { InspectedRequest } from './inspector-observer.js';
 
@@ -11,7 +11,8 @@ export const BODY_NOT_KEPT = '[not kept: the inspector holds at most inspector.b
 
 /**
  * A finished request as the inspector keeps it (the last 200 by default): strings and numbers,
- * its bodies copied into the inspector's `BodyArena`, and the rest rebuilt when the page asks.
+ * its bodies copied into the inspector's `BodyArena` (a passthrough stream's response as its
+ * events, rendered when the page asks), and the rest rebuilt when the page asks.
  * What it holds is what a young-generation collection has to copy, for every request, until the
  * request leaves the inspector: holding the outcome's own objects (its usage with the upstream's
  * usage object, its attempts, the buffers it read) cost the passthrough path about a fifth of
@@ -41,15 +42,15 @@ export class FinishedRequest implements InspectedRequest {
   readonly #attemptMs: number;
   readonly #waitMs: number | undefined;
   readonly #arena: BodyArena;
-  /** Where the bodies lie in the arena; -1 for an upstream request when there was none, for a response when it is rendered. */
+  /** Where the bodies lie in the arena; -1 for an upstream request when there was none. */
   readonly #requestStart: number;
   readonly #requestEnd: number;
   readonly #upstreamStart: number;
   readonly #upstreamEnd: number;
   readonly #responseStart: number;
   readonly #responseEnd: number;
-  /** A stream's response, rendered from its collector when the page opens it. */
-  readonly #render: (() => string) | undefined;
+  /** A passthrough stream's response, rendered from its events (in the arena) when the page opens it. */
+  readonly #render: StreamEvents['render'] | undefined;
   readonly #inputTotal: number | undefined;
   readonly #noCache: number | undefined;
   readonly #cacheRead: number | undefined;
@@ -89,20 +90,23 @@ export class FinishedRequest implements InspectedRequest {
     this.#arena = arena;
     const bodies = outcome.bodies();
     const ownUpstream = bodies.upstreamRequest !== undefined && bodies.upstreamRequest !== bodies.request;
-    const whole = typeof bodies.response === 'function' ? undefined : bodies.response;
-    this.#render = typeof bodies.response === 'function' ? bodies.response : undefined;
-    // [request, upstream request when its own, response when whole]: one write, one piece of the arena.
+    const response = bodies.response;
+    const events = typeof response === 'string' || Buffer.isBuffer(response) ? undefined : response;
+    this.#render = events?.render;
+    // [request, upstream request when its own, the response or its events]: one write, one piece of the arena.
     const parts: (Buffer | string)[] = [bodies.request];
     if (ownUpstream) parts.push(bodies.upstreamRequest!);
-    if (whole !== undefined) parts.push(whole);
+    const responseAt = parts.length;
+    if (events === undefined) parts.push(response as string | Buffer);
+    else for (const event of events.events) parts.push(event);
     // Larger than the arena may grow: its texts say they were not kept.
     const at = arena.write(parts) ?? parts.map(() => -2).concat(-2);
     this.#requestStart = at[0]!;
     this.#requestEnd = at[1]!;
     this.#upstreamStart = bodies.upstreamRequest === undefined ? -1 : ownUpstream ? at[1]! : at[0]!;
     this.#upstreamEnd = bodies.upstreamRequest === undefined ? -1 : ownUpstream ? at[2]! : at[1]!;
-    this.#responseStart = whole === undefined ? -1 : at[parts.length - 1]!;
-    this.#responseEnd = whole === undefined ? -1 : at[parts.length]!;
+    this.#responseStart = at[responseAt]!;
+    this.#responseEnd = at[parts.length]!;
     const usage = outcome.usage();
     this.#inputTotal = usage.input.total;
     this.#noCache = usage.input.noCache;
@@ -137,7 +141,15 @@ export class FinishedRequest implements InspectedRequest {
   }
 
   responseBodyText(): string {
-    return this.#render ? this.#render() : this.#bodyText(this.#responseStart, this.#responseEnd);
+    const text = this.#arena.read(this.#responseStart, this.#responseEnd);
+    if (text === undefined) return BODY_NOT_KEPT;
+    if (this.#render === undefined) return text;
+    try {
+      return this.#render(text);
+    } catch {
+      // Events its decoder refuses: the page shows them as they came.
+      return text;
+    }
   }
 
   #bodyText(start: number, end: number): string {
