@@ -112,6 +112,33 @@ describe('createPassthroughSource', () => {
     expect(made).toBe(1);
   });
 
+  it("decodes no Responses stream for its `\"error\":null`, and finds the error of one that failed", () => {
+    const responses = readFixture('openai-responses', 'text-stream.sse');
+    expect(responses).toContain('"error":null');
+    const tapOf = (text: string) => {
+      const made = { count: 0 };
+      const tap = createPassthroughTap(() => (made.count += 1, getCodec('openai-responses').createStreamDecoder()));
+      for (const record of splitSseRecords(text)) tap.push(Buffer.from(record));
+      tap.end();
+      return { tap, made };
+    };
+    const whole = tapOf(responses);
+    expect(whole.tap.error()).toBeUndefined();
+    expect(whole.made.count).toBe(0);
+    // The same stream ending in an error event instead of its completion, or failing with the error in its response.
+    const completed = /event: response\.completed\ndata: .*/;
+    const errorEvent = responses.replace(completed, 'event: error\ndata: {"type":"error","code":"server_error","message":"overloaded","param":null,"sequence_number":99}');
+    const failed = responses.replace(completed, (record) =>
+      record.replace(/response\.completed/g, 'response.failed').replace('"status":"completed"', '"status":"failed"').replace('"error":null', '"error":{"code":"server_error","message":"overloaded"}'),
+    );
+    for (const text of [errorEvent, failed]) {
+      expect(text).not.toBe(responses);
+      const cut = tapOf(text);
+      expect(cut.tap.error()?.message).toContain('overloaded');
+      expect(cut.made.count).toBe(1);
+    }
+  });
+
   it('reports an upstream error event through the tap', async () => {
     const { tap } = await pass([chunk(0, 'a'), 'data: {"error":{"message":"overloaded","type":"server_error"}}\n\n'], false);
     expect(tap.error()?.message).toBe('overloaded');

@@ -99,10 +99,10 @@ async function forward(
 
 /**
  * `bytes` with every key blanked out. Only an error event quotes a key, and every protocol's error
- * event names itself "error": bytes without the word are passed on as they are, unsearched.
+ * event names itself "error": bytes that do not name one are passed on as they are, unsearched.
  */
 function withoutSecrets(bytes: Buffer, secrets: () => readonly string[]): Buffer {
-  if (!bytes.includes(ERROR_WORD)) return bytes;
+  if (!namesError(bytes)) return bytes;
   const known = secrets();
   return holdsSecret(bytes, known) ? Buffer.from(redactSecrets(bytes.toString('utf8'), known)) : bytes;
 }
@@ -159,6 +159,21 @@ export function collectEvents(decoder: StreamDecoder, pieces: readonly (Buffer |
 
 /** Looked for in every upstream read: as bytes, not a string converted again on each search. */
 const ERROR_WORD = Buffer.from('error');
+/** What follows the word in a field that says there is no error. */
+const NO_ERROR = Buffer.from('":null');
+
+/**
+ * Whether `bytes` may hold an error event: every protocol's error event names itself "error". A
+ * Responses stream's events that carry the response say `"error":null`, which names none: taken
+ * for one, every Responses stream passed through would be decoded whole at its end.
+ */
+function namesError(bytes: Buffer): boolean {
+  for (let at = bytes.indexOf(ERROR_WORD); at !== -1; at = bytes.indexOf(ERROR_WORD, at + ERROR_WORD.length)) {
+    const after = at + ERROR_WORD.length;
+    if (after + NO_ERROR.length > bytes.length || bytes.compare(NO_ERROR, 0, NO_ERROR.length, after, after + NO_ERROR.length) !== 0) return true;
+  }
+  return false;
+}
 
 export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPendingBytes = TAP_MAX_PENDING_BYTES): PassthroughTap {
   // What decodes the bytes is made on first use: most taps are never read (a quiet log, a stream
@@ -206,7 +221,7 @@ export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPend
       }
       pending.push(bytes);
       pendingBytes += bytes.length;
-      if (!mayHoldError && bytes.includes(ERROR_WORD)) mayHoldError = true;
+      if (!mayHoldError && namesError(bytes)) mayHoldError = true;
       if (pendingBytes > maxPendingBytes) catchUp();
     },
     end() {
