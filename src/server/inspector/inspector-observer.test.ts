@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayConfig } from '../../config/config-types.js';
 import type { GenerationOutcome } from '../../gateway/generation-outcome.js';
-import { BODY_NOT_KEPT } from './finished-request.js';
+import { BODY_NOT_KEPT } from './finished-requests.js';
 import { InspectorObserver } from './inspector-observer.js';
 
 const config = { providers: [], prices: {} } as unknown as GatewayConfig;
@@ -78,5 +78,28 @@ describe('InspectorObserver', () => {
     const refused = outcome('refused');
     inspector.finished(refused);
     expect(inspector.rows(undefined, seen).map((row) => row.request_id)).toEqual(['refused', 'running']);
+  });
+
+  it('lists a request pushed out while it ran again when it ends, as the newest, with its figures', () => {
+    const inspector = new InspectorObserver(2, () => config);
+    const long = Object.assign(outcome('long'), {
+      stream: true,
+      ttfbMs: undefined,
+      upstream: { provider: 'up', model: 'm', mode: 'translate' as const },
+      attempts: [{ provider: 'up', model: 'm', mode: 'translate' as const, ms: 3, waitMs: 250 }],
+      usage: () => ({ input: { total: 12, cacheRead: 4 }, output: { total: 5 } }),
+    });
+    inspector.started(long);
+    for (const id of ['a', 'b']) inspector.finished(outcome(id));
+    expect(inspector.rows(undefined).map((row) => row.request_id)).toEqual(['b', 'a']);
+    inspector.finished(long);
+    expect(inspector.rows(undefined).map((row) => [row.request_id, row.live])).toEqual([['long', false], ['b', false]]);
+    expect(inspector.find('long', undefined)?.row).toMatchObject({ upstream: 'up/m', mode: 'translate', stream: true, ttfb_ms: null, input_tokens: 12, cached_tokens: 4, output_tokens: 5, reasoning_tokens: null });
+    expect(inspector.find('long', undefined)?.outcome.attempts).toEqual([{ provider: 'up', model: 'm', mode: 'translate', ms: 3, waitMs: 250 }]);
+    // Two outcomes of one request id (a client that sends its own) are each listed once they end.
+    const twins = [outcome('twin'), outcome('twin')];
+    for (const twin of twins) inspector.started(twin);
+    for (const twin of twins) inspector.finished(twin);
+    expect(inspector.rows(undefined).map((row) => [row.request_id, row.live])).toEqual([['twin', false], ['twin', false]]);
   });
 });

@@ -5,7 +5,7 @@ import { isoTime } from '../../log/iso-time.js';
 import { ModelPrices } from '../../log/model-prices.js';
 import type { RequestLogEntry } from '../../log/request-log.js';
 import { BodyArena } from './body-arena.js';
-import { FinishedRequest } from './finished-request.js';
+import { FinishedRequests } from './finished-requests.js';
 
 /**
  * One request as the page lists it: the request log's fields (token counts null when the upstream
@@ -68,60 +68,36 @@ export type InspectedRequest = Pick<
   | 'secrets'
 > & { readonly error: { code: string; status: number; message: string } | undefined };
 
-/** A request the inspector keeps, read only when the page asks. */
-class InspectorEntry {
-  outcome: InspectedRequest;
-  version: number;
-  live = true;
-  /** Its place in the observer's ring. */
-  slot = -1;
-  #row: InspectorRow | undefined;
-
-  constructor(outcome: InspectedRequest, version: number) {
-    this.outcome = outcome;
-    this.version = version;
-  }
-
-  touch(version: number): void {
-    this.version = version;
-    this.#row = undefined;
-  }
-
-  /** The row, worked out once per change of a finished entry (a live one's grows, so each time). */
-  row(now: number, costOf: CostOf): InspectorRow {
-    if (this.#row !== undefined) return this.#row;
-    const outcome = this.outcome;
-    const usage = outcome.usage();
-    const upstream = outcome.upstream;
-    const row: InspectorRow = {
-      request_id: outcome.requestId,
-      version: this.version,
-      time: isoTime(outcome.startedAt),
-      user: outcome.user,
-      protocol: outcome.protocol,
-      endpoint: outcome.endpoint,
-      model: outcome.model,
-      upstream: upstream ? `${upstream.provider}/${upstream.model}` : null,
-      mode: upstream?.mode ?? null,
-      status: this.live ? 0 : outcome.status,
-      live: this.live,
-      stream: outcome.stream,
-      duration_ms: this.live ? now - outcome.startedAt : outcome.durationMs,
-      ttfb_ms: outcome.ttfbMs ?? null,
-      input_tokens: usage.input.total ?? null,
-      output_tokens: usage.output.total ?? null,
-      cached_tokens: usage.input.cacheRead ?? null,
-      reasoning_tokens: usage.output.reasoning ?? null,
-      // As the request log prices it: the same price list and config overrides.
-      cost_usd: upstream ? costOf(upstream.provider, upstream.model, usage) : null,
-      interrupted_reason: outcome.interrupted ?? null,
-      resumed_from: outcome.resumedFrom ?? null,
-      warnings: outcome.warnings.length,
-      response_chars: this.live ? outcome.responseBodyText().length : null,
-    };
-    if (!this.live) this.#row = row;
-    return row;
-  }
+/** The row of one request as the page lists it: `live` while it runs (its duration and response so far). */
+function rowOf(outcome: InspectedRequest, version: number, live: boolean, now: number, costOf: CostOf): InspectorRow {
+  const usage = outcome.usage();
+  const upstream = outcome.upstream;
+  return {
+    request_id: outcome.requestId,
+    version,
+    time: isoTime(outcome.startedAt),
+    user: outcome.user,
+    protocol: outcome.protocol,
+    endpoint: outcome.endpoint,
+    model: outcome.model,
+    upstream: upstream ? `${upstream.provider}/${upstream.model}` : null,
+    mode: upstream?.mode ?? null,
+    status: live ? 0 : outcome.status,
+    live,
+    stream: outcome.stream,
+    duration_ms: live ? now - outcome.startedAt : outcome.durationMs,
+    ttfb_ms: outcome.ttfbMs ?? null,
+    input_tokens: usage.input.total ?? null,
+    output_tokens: usage.output.total ?? null,
+    cached_tokens: usage.input.cacheRead ?? null,
+    reasoning_tokens: usage.output.reasoning ?? null,
+    // As the request log prices it: the same price list and config overrides.
+    cost_usd: upstream ? costOf(upstream.provider, upstream.model, usage) : null,
+    interrupted_reason: outcome.interrupted ?? null,
+    resumed_from: outcome.resumedFrom ?? null,
+    warnings: outcome.warnings.length,
+    response_chars: live ? outcome.responseBodyText().length : null,
+  };
 }
 
 type CostOf = (provider: string, model: string, usage: Usage) => number | null;
@@ -130,40 +106,52 @@ type CostOf = (provider: string, model: string, usage: Usage) => number | null;
  * Keeps the last `keep` generations for the inspector page, from the moment their response is
  * under way (or, for a request refused before any, from its end). It holds the outcomes and
  * reads them only when the page asks while they run (never per stream event); once a request is
- * over, it keeps its texts and figures only (`FinishedRequest`).
+ * over, it keeps its values only, in `FinishedRequests`' columns.
  */
 export class InspectorObserver implements GenerationObserver {
   readonly keep: number;
   /**
-   * The entries in a ring, oldest first from `#next`; the ones under way also by request id. A
-   * request never touches the entry it pushes out: that entry is 200 requests old, out of the
-   * processor's caches, and a Map of every entry, dropping its oldest key each time, cost the
-   * passthrough path a few µs per request in those misses (and in skipping the deleted slots at
-   * the head of the Map's table). The page finds an entry by id by looking through the ring.
+   * The requests listed so far. Request n (from 0) is in slot `n % keep` until request
+   * `n + keep` takes the slot: nothing is made or dropped per request, and a request never
+   * touches the slot of the one it pushes out (200 requests old, out of the processor's caches).
+   * The page finds a request by id by looking through the slots.
    */
-  readonly #ring: (InspectorEntry | undefined)[];
-  #next = 0;
-  readonly #live = new Map<string, InspectorEntry>();
+  #count = 0;
+  /** Per slot: the number of the request in it (-1: none yet), and its version. */
+  readonly #numbers: Float64Array;
+  readonly #versions: Float64Array;
+  /** Per slot, while its request runs: its outcome. */
+  readonly #running: (GenerationOutcome | undefined)[];
+  /** The requests under way, with their numbers. */
+  readonly #started = new Map<GenerationOutcome, number>();
+  /** Per slot: its finished request's row, worked out once when the page first asks. */
+  readonly #rows: (InspectorRow | undefined)[];
+  readonly #finished: FinishedRequests;
   #version = 0;
   readonly #listeners = new Set<() => void>();
   readonly #closers = new Set<() => void>();
   readonly #getConfig: () => GatewayConfig;
   #prices: { config: GatewayConfig; prices: ModelPrices } | undefined;
 
-  /** Where finished requests' bodies are copied: it starts at 8 KB a request and grows to `bodyMaxMb`. */
-  readonly #arena: BodyArena;
-
   constructor(keep: number, getConfig: () => GatewayConfig, bodyMaxMb = 256) {
     this.keep = keep;
     this.#getConfig = getConfig;
-    this.#ring = new Array<InspectorEntry | undefined>(keep).fill(undefined);
-    this.#arena = new BodyArena({ initialBytes: keep * 8 * 1024, maxBytes: bodyMaxMb * 2 ** 20, oldestWanted: () => this.#oldestBodies() });
+    this.#numbers = new Float64Array(keep).fill(-1);
+    this.#versions = new Float64Array(keep);
+    this.#running = new Array<GenerationOutcome | undefined>(keep).fill(undefined);
+    this.#rows = new Array<InspectorRow | undefined>(keep).fill(undefined);
+    // The finished requests' bodies: the arena starts at 8 KB a request and grows to `bodyMaxMb`.
+    const arena = new BodyArena({ initialBytes: keep * 8 * 1024, maxBytes: bodyMaxMb * 2 ** 20, oldestWanted: () => this.#oldestBodies() });
+    this.#finished = new FinishedRequests(keep, arena);
   }
 
   /** The start of the oldest bodies of a request still listed: the arena keeps them. */
   #oldestBodies(): number {
     let oldest = Infinity;
-    for (const entry of this.#ring) if (entry !== undefined && entry.outcome instanceof FinishedRequest && entry.outcome.bodiesStart >= 0) oldest = Math.min(oldest, entry.outcome.bodiesStart);
+    for (const slot of this.#slots()) {
+      const start = this.#finished.bodiesStart(slot);
+      if (this.#running[slot] === undefined && start >= 0) oldest = Math.min(oldest, start);
+    }
     return oldest;
   }
 
@@ -179,36 +167,35 @@ export class InspectorObserver implements GenerationObserver {
   };
 
   started(outcome: GenerationOutcome): void {
-    this.#live.set(outcome.requestId, this.#add(outcome));
+    this.#started.set(outcome, this.#add(outcome, true));
   }
 
   finished(outcome: GenerationOutcome): void {
-    let entry = this.#live.get(outcome.requestId);
-    if (entry === undefined) {
+    let number = this.#started.get(outcome);
+    if (number === undefined) {
       // Refused before any response: listed now.
-      entry = this.#add(outcome);
+      number = this.#add(outcome, false);
     } else {
-      if (entry.outcome !== outcome) return;
-      this.#live.delete(outcome.requestId);
+      this.#started.delete(outcome);
       // Pushed out of the ring while it ran (200 requests came meanwhile): listed again, as the newest.
-      if (this.#ring[entry.slot] !== entry) entry = this.#add(outcome);
+      if (this.#numbers[number % this.keep] !== number) number = this.#add(outcome, false);
     }
-    entry.outcome = new FinishedRequest(outcome, this.#arena);
-    entry.live = false;
-    entry.touch(++this.#version);
+    const slot = number % this.keep;
+    this.#running[slot] = undefined;
+    this.#finished.write(slot, outcome);
+    this.#touch(slot);
     this.#changed();
   }
 
   /** Rows newest first, of one user only when `user` is given, changed after `after`. */
   rows(user: string | undefined, after = 0, now = Date.now()): InspectorRow[] {
     const rows: InspectorRow[] = [];
-    for (let age = 1; age <= this.keep; age += 1) {
-      const entry = this.#ring[(this.#next - age + this.keep) % this.keep];
-      if (entry === undefined) continue;
-      if (user !== undefined && entry.outcome.user !== user) continue;
-      // A live entry's row grows while nothing touches it: always sent.
-      if (entry.version <= after && !entry.live) continue;
-      rows.push(entry.row(now, this.#costOf));
+    for (const slot of this.#slots()) {
+      const running = this.#running[slot];
+      if (user !== undefined && (running ? running.user : this.#finished.user(slot)) !== user) continue;
+      // A live request's row grows while nothing touches it: always sent.
+      if (this.#versions[slot]! <= after && running === undefined) continue;
+      rows.push(this.#row(slot, now));
     }
     return rows;
   }
@@ -220,15 +207,20 @@ export class InspectorObserver implements GenerationObserver {
 
   get liveCount(): number {
     let count = 0;
-    for (const entry of this.#ring) if (entry?.live) count += 1;
+    for (const slot of this.#slots()) if (this.#running[slot] !== undefined) count += 1;
     return count;
   }
 
   /** One request, as its user (or an admin, `user` undefined) may see it. */
   find(requestId: string, user: string | undefined): { outcome: InspectedRequest; row: InspectorRow } | undefined {
-    const entry = this.#listed(requestId);
-    if (entry === undefined || (user !== undefined && entry.outcome.user !== user)) return undefined;
-    return { outcome: entry.outcome, row: entry.row(Date.now(), this.#costOf) };
+    for (const slot of this.#slots()) {
+      const running = this.#running[slot];
+      if ((running ? running.requestId : this.#finished.requestId(slot)) !== requestId) continue;
+      const outcome = running ?? this.#finished.view(slot);
+      if (user !== undefined && outcome.user !== user) return undefined;
+      return { outcome, row: this.#row(slot, Date.now()) };
+    }
+    return undefined;
   }
 
   /** Called after any change, at most once per change; returns the function that stops it. */
@@ -249,18 +241,32 @@ export class InspectorObserver implements GenerationObserver {
     this.#closers.clear();
   }
 
-  #add(outcome: GenerationOutcome): InspectorEntry {
-    const entry = new InspectorEntry(outcome, ++this.#version);
-    entry.slot = this.#next;
-    this.#ring[this.#next] = entry;
-    this.#next = (this.#next + 1) % this.keep;
+  /** Lists `outcome` as the newest request; returns its number. */
+  #add(outcome: GenerationOutcome, running: boolean): number {
+    const number = this.#count++;
+    const slot = number % this.keep;
+    this.#numbers[slot] = number;
+    this.#running[slot] = running ? outcome : undefined;
+    this.#touch(slot);
     this.#changed();
-    return entry;
+    return number;
   }
 
-  #listed(requestId: string): InspectorEntry | undefined {
-    for (const entry of this.#ring) if (entry?.outcome.requestId === requestId) return entry;
-    return undefined;
+  #touch(slot: number): void {
+    this.#versions[slot] = ++this.#version;
+    this.#rows[slot] = undefined;
+  }
+
+  /** The slots of the requests listed, newest first. */
+  *#slots(): Generator<number> {
+    const listed = Math.min(this.#count, this.keep);
+    for (let age = 1; age <= listed; age += 1) yield (this.#count - age) % this.keep;
+  }
+
+  #row(slot: number, now: number): InspectorRow {
+    const running = this.#running[slot];
+    if (running) return rowOf(running, this.#versions[slot]!, true, now, this.#costOf);
+    return (this.#rows[slot] ??= rowOf(this.#finished.view(slot), this.#versions[slot]!, false, now, this.#costOf));
   }
 
   #changed(): void {
