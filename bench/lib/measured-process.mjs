@@ -46,7 +46,7 @@ export const GATEWAY_OPTIONS = {
 
 /**
  * The gateway's setup from `--line`, `--log-off` and `--inspector-off`: `gateway` for `startMeasuredProcess`, and
- * `label`, what names it in the tool's output. Undefined when either is given for a target that
+ * `label`, what names it in the tool's output. Undefined when any is given for a target that
  * is not the gateway, where it would be ignored without a word.
  */
 export function gatewaySetup(target, options) {

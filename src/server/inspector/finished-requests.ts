@@ -44,7 +44,7 @@ type Mode = NonNullable<GenerationOutcome['upstream']>['mode'];
  * A request leaves nothing behind but the values themselves: an object per request, alive until
  * 200 more requests have come, is copied by the young-generation collections, promoted, and then
  * swept by full collections (CONTRIBUTING.md, "Code": what outlives a request). The page gets a
- * `FinishedRequest`, made from a slot when it asks.
+ * view of a slot, made when it asks.
  */
 export class FinishedRequests {
   readonly #arena: BodyArena;
@@ -170,12 +170,27 @@ export class FinishedRequests {
   }
 
   /** The request in `slot`, as the page reads it: its values copied, so that it stays whole when the slot is taken. */
-  view(slot: number): FinishedRequest {
+  view(slot: number): InspectedRequest {
     const at = slot * FIGURES;
     const figures = this.#figures;
     const figure = (index: number) => optional(figures[at + index]!);
     const provider = this.#provider[slot];
-    return new FinishedRequest({
+    const upstream = provider === undefined ? undefined : { provider, model: this.#upstreamModel[slot]!, mode: this.#mode[slot]! };
+    const usage: Usage = {
+      input: { total: figure(FIGURE.inputTotal), noCache: figure(FIGURE.noCache), cacheRead: figure(FIGURE.cacheRead), cacheWrite: figure(FIGURE.cacheWrite) },
+      output: { total: figure(FIGURE.outputTotal), text: figure(FIGURE.text), reasoning: figure(FIGURE.reasoning) },
+    };
+    const secrets = this.#secrets[slot]!;
+    const render = this.#render[slot];
+    // Read when the page asks: the bytes may be gone by then, and the text says so.
+    const arena = this.#arena;
+    const places = figures.slice(at + FIGURE.requestStart, at + FIGURE.responseEnd + 1);
+    const text = (startFigure: number, endFigure: number): string | undefined => {
+      const start = places[startFigure - FIGURE.requestStart]!;
+      const end = places[endFigure - FIGURE.requestStart]!;
+      return start < 0 ? undefined : arena.read(start, end);
+    };
+    return {
       requestId: this.#requestId[slot]!,
       user: this.#user[slot]!,
       protocol: this.#protocol[slot]!,
@@ -190,117 +205,28 @@ export class FinishedRequests {
       interrupted: this.#interrupted[slot],
       resumedFrom: this.#resumedFrom[slot],
       error: this.#error[slot],
-      upstream: provider === undefined ? undefined : { provider, model: this.#upstreamModel[slot]!, mode: this.#mode[slot]! },
-      attempts:
-        this.#attempts[slot] ??
-        (provider === undefined ? [] : [{ provider, model: this.#upstreamModel[slot]!, mode: this.#mode[slot]!, ms: figures[at + FIGURE.attemptMs]!, waitMs: figure(FIGURE.waitMs) }]),
-      usage: {
-        input: { total: figure(FIGURE.inputTotal), noCache: figure(FIGURE.noCache), cacheRead: figure(FIGURE.cacheRead), cacheWrite: figure(FIGURE.cacheWrite) },
-        output: { total: figure(FIGURE.outputTotal), text: figure(FIGURE.text), reasoning: figure(FIGURE.reasoning) },
+      upstream,
+      // Not kept when plain: the one attempt of the upstream that answered, and its time.
+      attempts: this.#attempts[slot] ?? [{ provider: provider!, model: upstream!.model, mode: upstream!.mode, ms: figures[at + FIGURE.attemptMs]!, waitMs: figure(FIGURE.waitMs) }],
+      usage: () => usage,
+      secrets: () => secrets,
+      requestBodyText: () => text(FIGURE.requestStart, FIGURE.requestEnd) ?? BODY_NOT_KEPT,
+      upstreamRequestBodyText: () => (places[FIGURE.upstreamStart - FIGURE.requestStart] === -1 ? undefined : (text(FIGURE.upstreamStart, FIGURE.upstreamEnd) ?? BODY_NOT_KEPT)),
+      responseBodyText: () => {
+        const events = text(FIGURE.responseStart, FIGURE.responseEnd);
+        if (events === undefined) return BODY_NOT_KEPT;
+        if (render === undefined) return events;
+        try {
+          return render(events);
+        } catch {
+          // Events its decoder refuses: the page shows them as they came.
+          return events;
+        }
       },
-      secrets: this.#secrets[slot]!,
-      arena: this.#arena,
-      bodies: figures.slice(at + FIGURE.requestStart, at + FIGURE.responseEnd + 1),
-      render: this.#render[slot],
-    });
+    };
   }
 }
 
 function optional(value: number): number | undefined {
   return Number.isNaN(value) ? undefined : value;
-}
-
-type FinishedValues = Omit<InspectedRequest, 'requestBodyText' | 'upstreamRequestBodyText' | 'responseBodyText' | 'usage' | 'secrets'> & {
-  usage: Usage;
-  secrets: readonly string[];
-  arena: BodyArena;
-  /** The bodies' places in the arena, in `FIGURE` order from `requestStart`. */
-  bodies: Float64Array;
-  render: StreamEvents['render'] | undefined;
-};
-
-/** A finished request as the page reads it, its bodies read from the arena when asked. */
-export class FinishedRequest implements InspectedRequest {
-  readonly requestId: string;
-  readonly user: string;
-  readonly protocol: GenerationOutcome['protocol'];
-  readonly model: string;
-  readonly endpoint: string;
-  readonly stream: boolean;
-  readonly startedAt: number;
-  readonly upstream: GenerationOutcome['upstream'];
-  readonly attempts: readonly AttemptReport[];
-  readonly status: number;
-  readonly durationMs: number;
-  readonly ttfbMs: number | undefined;
-  readonly warnings: readonly Warning[];
-  readonly interrupted: GenerationOutcome['interrupted'];
-  readonly resumedFrom: string | undefined;
-  readonly error: InspectedRequest['error'];
-  readonly #usage: Usage;
-  readonly #secrets: readonly string[];
-  readonly #arena: BodyArena;
-  readonly #bodies: Float64Array;
-  readonly #render: StreamEvents['render'] | undefined;
-
-  constructor(values: FinishedValues) {
-    this.requestId = values.requestId;
-    this.user = values.user;
-    this.protocol = values.protocol;
-    this.model = values.model;
-    this.endpoint = values.endpoint;
-    this.stream = values.stream;
-    this.startedAt = values.startedAt;
-    this.upstream = values.upstream;
-    this.attempts = values.attempts;
-    this.status = values.status;
-    this.durationMs = values.durationMs;
-    this.ttfbMs = values.ttfbMs;
-    this.warnings = values.warnings;
-    this.interrupted = values.interrupted;
-    this.resumedFrom = values.resumedFrom;
-    this.error = values.error;
-    this.#usage = values.usage;
-    this.#secrets = values.secrets;
-    this.#arena = values.arena;
-    this.#bodies = values.bodies;
-    this.#render = values.render;
-  }
-
-  requestBodyText(): string {
-    return this.#bodyText(FIGURE.requestStart, FIGURE.requestEnd);
-  }
-
-  upstreamRequestBodyText(): string | undefined {
-    return this.#place(FIGURE.upstreamStart) === -1 ? undefined : this.#bodyText(FIGURE.upstreamStart, FIGURE.upstreamEnd);
-  }
-
-  responseBodyText(): string {
-    const text = this.#bodyText(FIGURE.responseStart, FIGURE.responseEnd);
-    if (this.#render === undefined || text === BODY_NOT_KEPT) return text;
-    try {
-      return this.#render(text);
-    } catch {
-      // Events its decoder refuses: the page shows them as they came.
-      return text;
-    }
-  }
-
-  usage(): Usage {
-    return this.#usage;
-  }
-
-  secrets(): readonly string[] {
-    return this.#secrets;
-  }
-
-  #place(figure: number): number {
-    return this.#bodies[figure - FIGURE.requestStart]!;
-  }
-
-  #bodyText(startFigure: number, endFigure: number): string {
-    const start = this.#place(startFigure);
-    const end = this.#place(endFigure);
-    return (start >= 0 && this.#arena.read(start, end)) || (start === end && start >= 0 ? '' : BODY_NOT_KEPT);
-  }
 }

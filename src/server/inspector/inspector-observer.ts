@@ -43,7 +43,7 @@ export type InspectorRow = Pick<
   response_chars: number | null;
 };
 
-/** What the page reads of a request: the outcome while it runs, a `FinishedRequest` once over. */
+/** What the page reads of a request: the outcome while it runs, a view of its values once over (`FinishedRequests`). */
 export type InspectedRequest = Pick<
   GenerationOutcome,
   | 'requestId'
