@@ -11,6 +11,7 @@ const ALLOC_PROFILE = fileURLToPath(new URL('./alloc-profile.mjs', import.meta.u
 const HIDDEN_CLASSES = fileURLToPath(new URL('./hidden-classes.mjs', import.meta.url));
 const HEAP_PER_STREAM = fileURLToPath(new URL('./heap-per-stream.mjs', import.meta.url));
 const GC_PER_STREAM = fileURLToPath(new URL('./gc-per-stream.mjs', import.meta.url));
+const FIRST_BYTE_PHASES = fileURLToPath(new URL('./first-byte-phases.mjs', import.meta.url));
 const INSTRUCTIONS = fileURLToPath(new URL('./instructions.mjs', import.meta.url));
 // .ci/run installs valgrind; a machine without it skips that tool's test and says so.
 const hasValgrind = spawnSync('valgrind', ['--version']).status === 0;
@@ -76,6 +77,19 @@ describe('the profiling tools of bench/', () => {
     expect(Number(threads![1])).toBeGreaterThan(0);
     // The observer loaded into the gateway answered: its totals are numbers, not a failure to read them.
     expect(output).toMatch(/^ {2}collector pauses [\d.]+ µs per stream \(young generation\), [\d.]+ µs \(full\)$/m);
+  }, 60_000);
+
+  it("bench/first-byte-phases.mjs times a stream's way to its first byte inside the process, step by step", async () => {
+    const { code, output } = await runNodeScript(FIRST_BYTE_PHASES, ['anthropic-to-chat', '--quick'], 60_000);
+    expect(code, output).toBe(0);
+    const streams = /^anthropic-to-chat \(--quiet, request log on, inspector on\): (\d+) streams of 20 events at c=100, first byte at the client p50 ([\d.]+) ms$/m.exec(output);
+    expect(streams, output).not.toBeNull();
+    expect(Number(streams![1])).toBeGreaterThan(0);
+    // Every step was stamped inside the gateway: its upstream request linked to the request it serves.
+    const steps = ['upstream request made', 'written to the upstream', "the upstream's head read", 'first byte written to the client', 'in all'];
+    const medians = steps.map((step) => Number(new RegExp(`^ {4}${step} +([\\d.]+) +[\\d.]+ +[\\d.]+$`, 'm').exec(output)?.[1]));
+    expect(medians.every((median) => median >= 0), output).toBe(true);
+    expect(medians[4]).toBeGreaterThanOrEqual(medians[0]!);
   }, 60_000);
 
   it.skipIf(!hasValgrind)('bench/instructions.mjs counts the instructions of a request, by function, JIT code named', async () => {

@@ -1,5 +1,5 @@
 // The one process a diagnostic tool measures (alloc-profile.mjs, heap-per-stream.mjs,
-// gc-per-stream.mjs): the gateway on a path, the thinnest translator on a translated path
+// gc-per-stream.mjs, first-byte-phases.mjs): the gateway on a path, the thinnest translator on a translated path
 // (`floor:<path>`), or the reference proxy (`reference`, sent the Chat request or with `gemini`
 // the Gemini one); and where it and the fake upstream run.
 import { mkdir } from 'node:fs/promises';
