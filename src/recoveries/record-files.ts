@@ -1,6 +1,7 @@
 import { chmod, mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INDEX_FILE_NAME, STORE_FILE_MODE } from './recovery-index-file.js';
+import { recordJsonPieces } from './record-json-pieces.js';
 import { isStorableRequestId, type RecoveryRecord } from './recovery-record.js';
 import { RecoveryStoreError, toStoreIoError } from './recovery-store-error.js';
 import { isTempFileName, prepareFileAtomic, writeFileAtomic, type PendingFile } from './write-file-atomic.js';
@@ -39,7 +40,7 @@ export async function ensureStoreLayout(directory: string): Promise<void> {
 export async function prepareRecordFile(directory: string, record: RecoveryRecord): Promise<PendingFile> {
   const file = recordFilePath(directory, record.request_id);
   try {
-    return await prepareFileAtomic(file, JSON.stringify(record), { mode: STORE_FILE_MODE });
+    return await prepareFileAtomic(file, recordJsonPieces(record), { mode: STORE_FILE_MODE });
   } catch (error) {
     throw toStoreIoError(error, file, 'write the recovery record');
   }

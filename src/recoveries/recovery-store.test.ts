@@ -68,6 +68,15 @@ describe('openRecoveryStore round trips', () => {
     expect(JSON.parse(await readFile(join(directory, 'records', 'req_1.json'), 'utf8'))).toEqual(record);
   });
 
+  it('writes a record of megabytes whole, as JSON.stringify writes it, and reads it back', async () => {
+    const store = await open();
+    // A long generation, with characters JSON escapes: written a piece at a time, the text is the same.
+    const record = testRecord('req_big', { response: JSON.stringify({ content: 'line "one"\n😀'.repeat(300_000) }) });
+    await store.add(record);
+    expect(await readFile(join(directory, 'records', 'req_big.json'), 'utf8')).toBe(JSON.stringify(record));
+    expect(await store.get('req_big')).toEqual(record);
+  });
+
   it('replaces a record added twice with the same id', async () => {
     const store = await open();
     await store.add(testRecord('req_1', { response: '{"v":1}' }));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Temp files start with a dot and end in `.tmp`: readers skip them, the sweep removes old ones. */
@@ -47,14 +47,18 @@ export class PendingFile {
   }
 }
 
-export async function prepareFileAtomic(file: string, data: string | Uint8Array, options: { mode: number }): Promise<PendingFile> {
+/**
+ * `data` as pieces (an iterable of strings) is written one piece after another, the event loop
+ * free between them: a large record is made into text a piece at a time (`record-json-pieces.ts`).
+ */
+export async function prepareFileAtomic(file: string, data: string | Uint8Array | Iterable<string>, options: { mode: number }): Promise<PendingFile> {
   // A unique name per write: two processes (or two writes in one) never share a temp file.
   const pending = new PendingFile(file, join(dirname(file), `.${basename(file)}.${process.pid}.${randomUUID()}${TEMP_FILE_SUFFIX}`));
   try {
     const handle = await open(pending.tempFile, 'wx', options.mode);
     try {
       await handle.chmod(options.mode);
-      await handle.writeFile(data);
+      await writeFile(handle, data);
       await handle.sync();
     } finally {
       await handle.close();
