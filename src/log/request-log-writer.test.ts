@@ -65,6 +65,29 @@ describe('the request log writer', () => {
     expect((await readRequestLog(directory)).map((logged) => logged.request_id)).toEqual(ids);
   });
 
+  it('writes through one open file, and makes the folder and file again when they were removed from outside', async () => {
+    const directory = join(freshDirectory(), 'log');
+    let now = Date.parse('2026-11-01T12:00:00.000Z');
+    const errors: unknown[] = [];
+    const writer = new RequestLogWriter({ directory, maxAgeMs: 30 * DAY, maxBytes: 200 * 2 ** 20, now: () => now, onError: (error) => errors.push(error) });
+    writer.append(entry('a'));
+    await writer.flush();
+    writer.append(entry('b'));
+    await writer.flush();
+    expect((await readRequestLog(directory)).map((logged) => logged.request_id)).toEqual(['a', 'b']);
+    await rm(directory, { recursive: true, force: true });
+    // Ten seconds on, the next write opens the file again: the folder and the file are made anew, 0700 and 0600.
+    now += 10_000;
+    writer.append(entry('c'));
+    await writer.close();
+    expect((await readRequestLog(directory)).map((logged) => logged.request_id)).toEqual(['c']);
+    const files = await readdir(directory);
+    expect(files).toHaveLength(1);
+    expect((await stat(directory)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(directory, files[0]!))).mode & 0o777).toBe(0o600);
+    expect(errors).toEqual([]);
+  });
+
   it('skips a line cut short, and reads from `since` on', async () => {
     const directory = freshDirectory();
     await writeFile(join(directory, '2026-11-01T00-00-00-000Z.jsonl'), `${JSON.stringify(entry('old', { time: '2026-11-01T00:00:00.000Z' }))}\n{"request_id":"cut`);

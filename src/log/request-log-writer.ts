@@ -1,5 +1,6 @@
-import { appendFile, mkdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { AppendOnlyFile } from './append-only-file.js';
 import { ByteBatch } from './byte-batch.js';
 import { encodeEntryLine } from './encode-entry-line.js';
 import { BODY_FILE_SUFFIX, ENTRY_FILE_SUFFIX, fileStem, listEntryFiles, type RequestLogEntry } from './request-log.js';
@@ -24,13 +25,15 @@ export interface RequestLogWriterOptions {
 const FLUSH_DELAY_MS = 100;
 /** Bytes waiting beyond this many are dropped (a disk that stopped answering must not grow the memory). */
 const MAX_PENDING_BYTES = 64 * 2 ** 20;
+/** How long the current file is written through one open: one removed from outside is made again after this. */
+const REOPEN_INTERVAL_MS = 10_000;
 /** How often the log is pruned while the server runs. */
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
  * Appends entries to the log off the request path: `append` only queues the entry's line, as bytes
  * (`ByteBatch`: no object of the entry outlives the request); a timer writes the queue in one
- * append a little later. Files are made 0600 (bodies and user names are private),
+ * write a little later, to the current file, kept open. Files are made 0600 (bodies and user names are private),
  * a new file is started when the current one reaches a tenth of `maxBytes` (so pruning by size
  * removes a tenth at a time), and files older than `maxAgeMs` or beyond `maxBytes` are removed.
  */
@@ -43,6 +46,10 @@ export class RequestLogWriter {
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
   #stem: string | undefined;
+  /** The current file's entries and bodies, kept open while it is written. */
+  #entryFile: AppendOnlyFile | undefined;
+  #bodyFile: AppendOnlyFile | undefined;
+  #openedAt = -Infinity;
   #stemBytes = 0;
   #fileMaxBytes: number;
   #lastPrune = 0;
@@ -93,15 +100,31 @@ export class RequestLogWriter {
     return this.#writing;
   }
 
-  close(): Promise<void> {
-    return this.flush();
+  /** Writes what is queued and closes the files. */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.#closeFiles();
+  }
+
+  async #closeFiles(): Promise<void> {
+    await this.#entryFile?.close();
+    await this.#bodyFile?.close();
+    this.#entryFile = undefined;
+    this.#bodyFile = undefined;
   }
 
   async #write(lines: Buffer, bodyLines: Buffer | undefined): Promise<void> {
+    const now = this.#now();
+    if (now - this.#openedAt >= REOPEN_INTERVAL_MS) {
+      // Opened again now and then: a file (or the folder) removed from outside is made again.
+      await this.#closeFiles();
+      this.#ready = undefined;
+      this.#openedAt = now;
+    }
     this.#ready ??= mkdir(this.directory, { recursive: true, mode: 0o700 }).then(() => undefined);
     await this.#ready;
-    const now = this.#now();
     if (this.#stem === undefined || this.#stemBytes >= this.#fileMaxBytes) {
+      await this.#closeFiles();
       // Named after the time of its first write: every entry of a file arrived before the next file's name.
       this.#stem = fileStem(now);
       this.#stemBytes = 0;
@@ -110,10 +133,12 @@ export class RequestLogWriter {
       this.#options.onError?.(new Error(`${this.#dropped} request log entries dropped: the disk did not keep up`));
       this.#dropped = 0;
     }
-    await appendFile(join(this.directory, this.#stem + ENTRY_FILE_SUFFIX), lines, { mode: 0o600 });
+    this.#entryFile ??= new AppendOnlyFile(join(this.directory, this.#stem + ENTRY_FILE_SUFFIX), 0o600);
+    await this.#entryFile.append(lines);
     this.#stemBytes += lines.length;
     if (bodyLines) {
-      await appendFile(join(this.directory, this.#stem + BODY_FILE_SUFFIX), bodyLines, { mode: 0o600 });
+      this.#bodyFile ??= new AppendOnlyFile(join(this.directory, this.#stem + BODY_FILE_SUFFIX), 0o600);
+      await this.#bodyFile.append(bodyLines);
       this.#stemBytes += bodyLines.length;
     }
     if (now - this.#lastPrune >= PRUNE_INTERVAL_MS) {
