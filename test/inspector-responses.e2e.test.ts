@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerateResponse } from '../src/core/generate-response.js';
-import { anthropicMessagesCodec } from '../src/protocols/anthropic-messages/codec.js';
-import { geminiCodec } from '../src/protocols/gemini/codec.js';
-import { openAIChatCodec } from '../src/protocols/openai-chat/codec.js';
-import { openAIResponsesCodec } from '../src/protocols/openai-responses/codec.js';
-import type { ProtocolCodec } from '../src/protocols/protocol-codec.js';
-import { createUpstreamProviders, replyFromFixtures, UPSTREAM_PROTOCOLS, UPSTREAM_PROVIDER_ID, type UpstreamProtocol } from './helpers/fake-protocol-upstream.js';
+import { getCodec } from '../src/protocols/codecs.js';
+import { createUpstreamProviders, replyFromFixtures, UPSTREAM_PROTOCOLS, UPSTREAM_PROVIDER_ID } from './helpers/fake-protocol-upstream.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { createProtocolClient } from './helpers/protocol-clients.js';
 import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
@@ -15,12 +11,6 @@ import { startTestGateway, type TestGateway } from './helpers/test-gateway.js';
  * protocol returns it without streaming, for a stream passed through (kept as its events, read
  * when the page asks) and for a translated one (rendered when it ends), for every protocol.
  */
-const CODECS: Record<UpstreamProtocol, ProtocolCodec> = {
-  'openai-chat': openAIChatCodec,
-  'anthropic-messages': anthropicMessagesCodec,
-  'openai-responses': openAIResponsesCodec,
-  gemini: geminiCodec,
-};
 
 let upstream: FakeUpstream;
 let gateway: TestGateway;
@@ -58,7 +48,7 @@ describe.each(UPSTREAM_PROTOCOLS)('a %s client', (client) => {
     expect(row).toMatchObject({ protocol: client, stream: true, mode, status: 200, live: false, output_tokens: result.outputTokens });
     const detail = await api(`/ui/api/requests/${row.request_id}`);
     // The client codec reads it as a non-stream answer of its protocol: the text and usage the SDK got.
-    const answer = CODECS[client].decodeResponse(JSON.parse(detail.response_body));
+    const answer = getCodec(client).decodeResponse(JSON.parse(detail.response_body));
     expect(textOf(answer)).toBe(result.text);
     expect(answer.usage.output.total).toBe(result.outputTokens);
     expect(result.text.length).toBeGreaterThan(0);

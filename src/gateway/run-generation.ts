@@ -532,10 +532,6 @@ function prepareAttempt(attempt: GenerationAttempt): boolean {
   }
 }
 
-/**
- * The response, rendered when asked. A function of its own so that what it holds is the answer's
- * bytes, or the collector and what encodes it, never the run.
- */
 function report(attempt: GenerationAttempt, ms: number, error: GatewayError | undefined, waitMs: number): AttemptReport {
   const entry: AttemptReport = { provider: attempt.provider.id, model: attempt.model, mode: attempt.mode, ms, waitMs };
   if (error) {

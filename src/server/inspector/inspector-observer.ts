@@ -167,7 +167,10 @@ export class InspectorObserver implements GenerationObserver {
   };
 
   started(outcome: GenerationOutcome): void {
-    this.#started.set(outcome, this.#add(outcome, true));
+    const number = this.#add(outcome, true);
+    this.#started.set(outcome, number);
+    this.#touch(number % this.keep);
+    this.#changed();
   }
 
   finished(outcome: GenerationOutcome): void {
@@ -241,14 +244,12 @@ export class InspectorObserver implements GenerationObserver {
     this.#closers.clear();
   }
 
-  /** Lists `outcome` as the newest request; returns its number. */
+  /** Gives `outcome` the next slot, as the newest request; returns its number (the caller says what changed). */
   #add(outcome: GenerationOutcome, running: boolean): number {
     const number = this.#count++;
     const slot = number % this.keep;
     this.#numbers[slot] = number;
     this.#running[slot] = running ? outcome : undefined;
-    this.#touch(slot);
-    this.#changed();
     return number;
   }
 
