@@ -189,6 +189,8 @@ class GenerationRun implements GenerationOutcome {
   /** Set when the generation is over and its outcome goes to the observers. */
   #over = false;
   #finalUsage: Usage | undefined;
+  /** A finished stream's response, rendered by the first observer that asked. */
+  #finalText: string | undefined;
 
   constructor(deps: GatewayDeps, input: GenerationInput, inbound: ProtocolDescriptor) {
     this.#deps = deps;
@@ -217,8 +219,12 @@ class GenerationRun implements GenerationOutcome {
 
   responseBodyText(): string {
     if (this.#answer !== undefined) return this.#answer.toString();
+    if (this.#finalText !== undefined) return this.#finalText;
     if (!this.#collector || !this.#context) return '';
-    return JSON.stringify(this.#codec.encodeResponse(this.#collector.result(), this.#context));
+    const text = JSON.stringify(this.#codec.encodeResponse(this.#collector.result(), this.#context));
+    // Once over, rendered once for every observer that asks (the inspector, the log's bodies).
+    if (this.#over) this.#finalText = text;
+    return text;
   }
 
   bodies(): OutcomeBodies {
