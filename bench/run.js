@@ -22,7 +22,7 @@ import { runCliScenarios } from './lib/run-cli.mjs';
 import { runInspectorScenario } from './lib/run-inspector.mjs';
 import { runLogMemoryScenario } from './lib/run-log-memory.mjs';
 import { runMemoryGroup } from './lib/run-memory.mjs';
-import { runPairedScenario } from './lib/run-paired.mjs';
+import { PAIRS, runPairedScenario } from './lib/run-paired.mjs';
 import { runRecoveriesScenario } from './lib/run-recoveries.mjs';
 import { runResidentScenario } from './lib/run-resident.mjs';
 import { runResumeScenario } from './lib/run-resume.mjs';
@@ -371,10 +371,12 @@ async function main() {
     try {
       // Started together: none is measured before all are up.
       const starting = [];
-      if (paired.some((scenario) => scenario.id.startsWith('log.'))) {
+      const pairedOn = (gateway) => paired.some((scenario) => scenario.id.startsWith('log.') && PAIRS[scenario.id].against.gateway === gateway);
+      if (pairedOn('logOff') || pairedOn('off')) {
         await writeGatewayConfig(configFile('log-off'), upstream.url, { log: false });
         starting.push(startGateway(false, undefined, 'gateway').then((gateway) => (gateways.on = gateway)));
-        starting.push(startGateway(false, undefined, 'gateway without its log', undefined, { configFile: configFile('log-off'), quiet: true }).then((gateway) => (gateways.off = gateway)));
+        if (pairedOn('logOff')) starting.push(startGateway(false, undefined, 'gateway without its log', undefined, { configFile: configFile('log-off') }).then((gateway) => (gateways.logOff = gateway)));
+        if (pairedOn('off')) starting.push(startGateway(false, undefined, 'gateway without its log and line', undefined, { configFile: configFile('log-off'), quiet: true }).then((gateway) => (gateways.off = gateway)));
       }
       if (paired.some((scenario) => scenario.id.startsWith('routing.'))) {
         await writeGatewayConfig(configFile('routing'), upstream.url, { routing: true });

@@ -21,6 +21,7 @@ const EXPECTED_SCENARIOS = [
   'inspector.passthrough.c10',
   'resume.passthrough.c10',
   'log.passthrough.c10',
+  'log.and-line.passthrough.c10',
   'log.memory',
   'routing.chain-healthy-first',
   'routing.pool-one-limited',

@@ -1,7 +1,9 @@
 // Scenarios that compare the gateway with itself in two setups, passthrough non-stream at c=10,
 // measured in alternating order in each round (a slow drift of the machine hits both sides):
-// - `log.passthrough.c10`: the request log and the stderr line on (the default) against a gateway
-//   with `log.enabled: false` and `--quiet`;
+// - `log.passthrough.c10`: the request log on (the default) against a gateway with
+//   `log.enabled: false`, the stderr line on both as by default;
+// - `log.and-line.passthrough.c10`: the request log and the stderr line on (the default) against a
+//   gateway with `log.enabled: false` and `--quiet`: what the two cost together (not budgeted);
 // - `routing.chain-healthy-first`: a three-entry fallback chain whose first entry is healthy
 //   against the same provider and model asked for directly;
 // - `routing.pool-one-limited`: a pool of three keys, one answered 429 for an hour, against a pool
@@ -15,9 +17,10 @@ import { closedLoop, probe } from './load.mjs';
 import { settle } from './settle.mjs';
 import { measuredScenario } from './stats.mjs';
 
-/** Each scenario's two sides: the model asked for, and which gateway (`on`, `off`, `routing`, `postgres` or `files`) serves it. */
+/** Each scenario's two sides: the model asked for, and which gateway (`on`, `logOff`, `off`, `routing`, `postgres` or `files`) serves it. */
 export const PAIRS = {
-  'log.passthrough.c10': { measured: { gateway: 'on', model: 'm' }, against: { gateway: 'off', model: 'm' } },
+  'log.passthrough.c10': { measured: { gateway: 'on', model: 'm' }, against: { gateway: 'logOff', model: 'm' } },
+  'log.and-line.passthrough.c10': { measured: { gateway: 'on', model: 'm' }, against: { gateway: 'off', model: 'm' } },
   'routing.chain-healthy-first': { measured: { gateway: 'routing', model: 'chain' }, against: { gateway: 'routing', model: 'up/m' } },
   'routing.pool-one-limited': { measured: { gateway: 'routing', model: 'limited/m' }, against: { gateway: 'routing', model: 'healthy/m' } },
   'team.postgres.passthrough.c10': { measured: { gateway: 'postgres', model: 'm' }, against: { gateway: 'files', model: 'm' } },
