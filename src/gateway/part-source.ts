@@ -3,7 +3,8 @@ import { redactGatewayError } from '../core/redact-secrets.js';
 import type { StreamPart } from '../core/stream-part.js';
 import type { StreamDecoder } from '../protocols/protocol-codec.js';
 import type { UpstreamBody } from '../providers/upstream-client.js';
-import { createSseParser } from '../sse/parse-sse.js';
+import { createSseParser, type SseParser } from '../sse/parse-sse.js';
+import type { SseEvent } from '../sse/sse-event.js';
 
 /** The decoded parts of one network read (or of one step of an in-process generator). */
 export type BatchHandler = (parts: StreamPart[]) => Promise<void> | void;
@@ -32,6 +33,8 @@ class SseSource implements PartSource {
   #secrets: () => readonly string[];
   /** The parts of the read being decoded. */
   #parts: StreamPart[] = [];
+  #parser: SseParser | undefined;
+  #onBatch: BatchHandler | undefined;
 
   constructor(body: UpstreamBody, decoder: StreamDecoder, failure: (error: unknown) => GatewayError, secrets: () => readonly string[]) {
     this.#body = body;
@@ -41,20 +44,27 @@ class SseSource implements PartSource {
   }
 
   async run(onBatch: BatchHandler): Promise<void> {
-    const parser = createSseParser((event) => {
-      for (const part of this.#decoder.decode(event)) this.#keep(part);
-    });
+    this.#onBatch = onBatch;
+    // Methods bound, not arrows made per stream: what runs per read is a method (CONTRIBUTING.md, "Code").
+    const parser = (this.#parser = createSseParser(this.#decodeEvent.bind(this)));
     try {
-      await this.#body.consume((chunk) => {
-        parser.feed(chunk);
-        return this.#flush(onBatch);
-      });
+      await this.#body.consume(this.#read.bind(this));
     } catch (error) {
       throw this.#failure(error);
     }
     parser.end();
     for (const part of this.#decoder.end()) this.#keep(part);
     await this.#flush(onBatch);
+  }
+
+  /** One network read: its events decoded, their parts handed on. */
+  #read(chunk: Buffer): Promise<void> | void {
+    this.#parser!.feed(chunk);
+    return this.#flush(this.#onBatch!);
+  }
+
+  #decodeEvent(event: SseEvent): void {
+    for (const part of this.#decoder.decode(event)) this.#keep(part);
   }
 
   /** An upstream's error part is kept with every key blanked out of it. */

@@ -1,6 +1,7 @@
 import { createStreamCollector, type StreamCollector } from '../core/collect-stream.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { GenerateResponse } from '../core/generate-response.js';
+import type { StreamPart } from '../core/stream-part.js';
 import { holdsSecret, redactSecrets } from '../core/redact-secrets.js';
 import type { HiddenEvents, StreamDecoder } from '../protocols/protocol-codec.js';
 import type { Usage } from '../core/usage.js';
@@ -26,7 +27,7 @@ export interface PassthroughSource {
   events(): readonly Buffer[] | undefined;
 }
 
-export function createPassthroughSource(options: {
+interface PassthroughOptions {
   body: UpstreamBody;
   /** Made only if the tap is ever decoded. */
   createDecoder: () => StreamDecoder;
@@ -36,17 +37,10 @@ export function createPassthroughSource(options: {
   secrets: () => readonly string[];
   hidden?: HiddenEvents;
   failure: (error: unknown) => GatewayError;
-}): PassthroughSource {
-  const tap = createPassthroughTap(options.createDecoder);
-  return {
-    tap,
-    usage: () => tap.usage(),
-    events: () => tap.undecoded(),
-    run: (onBytes) =>
-      forward(options.body, tap, options, onBytes).catch((error: unknown) => {
-        throw GatewayError.is(error) ? error : options.failure(error);
-      }),
-  };
+}
+
+export function createPassthroughSource(options: PassthroughOptions): PassthroughSource {
+  return new ForwardedStream(options);
 }
 
 /**
@@ -56,45 +50,77 @@ export function createPassthroughSource(options: {
  * be told apart. At the end, the stream must have ended with its protocol's terminal event: if not,
  * it throws the failure (the tap decodes what came, for the record), which the client then gets
  * as an error event in its protocol.
+ *
+ * A class, not a factory of closures: it lives as long as its stream, and what runs per read is
+ * a method (CONTRIBUTING.md, "Code").
  */
-async function forward(
-  body: UpstreamBody,
-  tap: PassthroughTap,
-  options: { endsStream: (event: SseEvent) => boolean; secrets: () => readonly string[]; hidden?: HiddenEvents },
-  onBytes: (bytes: Buffer | string) => Promise<void> | void,
-): Promise<void> {
-  const { hidden } = options;
-  let held: Buffer | undefined;
+class ForwardedStream implements PassthroughSource {
+  readonly tap: BytesTap;
+  #options: PassthroughOptions;
+  #onBytes: ((bytes: Buffer | string) => Promise<void> | void) | undefined;
+  /** The rest of a read that ended inside an event. */
+  #held: Buffer | undefined;
   // The last two pieces sent (whole events each): a complete stream's terminal event is in them.
-  let last: Buffer | undefined;
-  let beforeLast: Buffer | undefined;
-  await body.consume((chunk) => {
+  #last: Buffer | undefined;
+  #beforeLast: Buffer | undefined;
+
+  constructor(options: PassthroughOptions) {
+    this.#options = options;
+    this.tap = new BytesTap(options.createDecoder, TAP_MAX_PENDING_BYTES);
+  }
+
+  usage(): Usage {
+    return this.tap.usage();
+  }
+
+  events(): readonly Buffer[] | undefined {
+    return this.tap.undecoded();
+  }
+
+  run(onBytes: (bytes: Buffer | string) => Promise<void> | void): Promise<void> {
+    this.#onBytes = onBytes;
+    return this.#forward().catch((error: unknown) => {
+      throw GatewayError.is(error) ? error : this.#options.failure(error);
+    });
+  }
+
+  async #forward(): Promise<void> {
+    const { tap } = this;
+    await this.#options.body.consume(this.#read.bind(this));
+    // What is left is an event cut short (or a bare JSON error, which Gemini writes unframed): decoded
+    // for the record, and reported to the client as an error event of its own protocol.
+    let held = this.#held;
+    if (held) tap.push((held = withoutSecrets(held, this.#options.secrets)));
+    tap.end();
+    const { endsStream } = this.#options;
+    if (held === undefined && (endsWithTerminalEvent(this.#last, endsStream) || endsWithTerminalEvent(this.#beforeLast, endsStream))) return;
+    // The decoder has the last word: it names the upstream's own error, a cut event, or an early end.
+    const failure = tap.failure();
+    if (failure) throw failure;
+    // A whole last event that only lacked its blank line: the client gets it, with one.
+    if (held) await this.#onBytes!(held.at(-1) === 0x0a ? `${held.toString('utf8')}\n` : `${held.toString('utf8')}\n\n`);
+  }
+
+  /** One network read: its whole events to the client, then to the tap. */
+  #read(chunk: Buffer): Promise<void> | void {
+    const held = this.#held;
     const bytes = held ? Buffer.concat([held, chunk]) : chunk;
     const end = findLastEventEnd(bytes);
     if (end < 0) {
-      held = bytes;
+      this.#held = bytes;
       return undefined;
     }
-    const complete = withoutSecrets(end === bytes.length ? bytes : bytes.subarray(0, end), options.secrets);
-    held = end === bytes.length ? undefined : bytes.subarray(end);
+    const complete = withoutSecrets(end === bytes.length ? bytes : bytes.subarray(0, end), this.#options.secrets);
+    this.#held = end === bytes.length ? undefined : bytes.subarray(end);
+    const { hidden } = this.#options;
     const shown = hidden && complete.includes(hidden.marker) ? withoutHidden(complete, hidden) : complete;
     // The client's bytes first, the tap's bookkeeping after.
-    const written = shown.length > 0 ? onBytes(shown) : undefined;
-    tap.push(complete);
-    beforeLast = last;
-    last = complete;
+    const written = shown.length > 0 ? this.#onBytes!(shown) : undefined;
+    this.tap.push(complete);
+    this.#beforeLast = this.#last;
+    this.#last = complete;
     return written;
-  });
-  // What is left is an event cut short (or a bare JSON error, which Gemini writes unframed): decoded
-  // for the record, and reported to the client as an error event of its own protocol.
-  if (held) tap.push((held = withoutSecrets(held, options.secrets)));
-  tap.end();
-  if (held === undefined && (endsWithTerminalEvent(last, options.endsStream) || endsWithTerminalEvent(beforeLast, options.endsStream))) return;
-  // The decoder has the last word: it names the upstream's own error, a cut event, or an early end.
-  const failure = tap.failure();
-  if (failure) throw failure;
-  // A whole last event that only lacked its blank line: the client gets it, with one.
-  if (held) await onBytes(held.at(-1) === 0x0a ? `${held.toString('utf8')}\n` : `${held.toString('utf8')}\n\n`);
+  }
 }
 
 /**
@@ -176,71 +202,102 @@ function namesError(bytes: Buffer): boolean {
 }
 
 export function createPassthroughTap(createDecoder: () => StreamDecoder, maxPendingBytes = TAP_MAX_PENDING_BYTES): PassthroughTap {
+  return new BytesTap(createDecoder, maxPendingBytes);
+}
+
+/** A class, not a factory of closures: it lives as long as its stream, and `push` runs per read (CONTRIBUTING.md, "Code"). */
+class BytesTap implements PassthroughTap {
+  #createDecoder: () => StreamDecoder;
+  #maxPendingBytes: number;
   // What decodes the bytes is made on first use: most taps are never read (a quiet log, a stream
   // that ended well), and an open stream should hold no more than its bytes.
-  let decoding: { parser: SseParser; decoder: StreamDecoder; collector: StreamCollector } | undefined;
-  const decodingOf = () => {
-    if (!decoding) {
-      const decoder = createDecoder();
+  #decoding: { parser: SseParser; decoder: StreamDecoder; collector: StreamCollector } | undefined;
+  // The pieces that carry a stream's usage: its first, and its last two.
+  #first: Buffer | undefined;
+  #last: Buffer | undefined;
+  #beforeLast: Buffer | undefined;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #ended = false;
+  #flushed = false;
+  // Every protocol's error event names itself "error": bytes without the word hold none.
+  #mayHoldError = false;
+
+  constructor(createDecoder: () => StreamDecoder, maxPendingBytes: number) {
+    this.#createDecoder = createDecoder;
+    this.#maxPendingBytes = maxPendingBytes;
+  }
+
+  push(bytes: Buffer): void {
+    if (this.#first === undefined) this.#first = bytes;
+    else {
+      this.#beforeLast = this.#last;
+      this.#last = bytes;
+    }
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (!this.#mayHoldError && namesError(bytes)) this.#mayHoldError = true;
+    if (this.#pendingBytes > this.#maxPendingBytes) this.#catchUp();
+  }
+
+  end(): void {
+    this.#ended = true;
+  }
+
+  add(part: StreamPart): void {
+    this.#decodingOf().collector.add(part);
+  }
+
+  usage(): Usage {
+    const first = this.#first;
+    if (this.#decoding || first === undefined) return this.#catchUp().result().usage;
+    let usage: Usage | undefined;
+    try {
+      usage = collectEvents(this.#createDecoder(), [first, this.#beforeLast, this.#last]).usage;
+    } catch {
+      // Events out of their context that a decoder refuses: the whole stream says it.
+    }
+    return usage && (usage.input.total !== undefined || usage.output.total !== undefined) ? usage : this.#catchUp().result().usage;
+  }
+
+  result(): GenerateResponse {
+    return this.#catchUp().result();
+  }
+
+  error(): GatewayError | undefined {
+    return this.#mayHoldError ? this.#catchUp().error() : undefined;
+  }
+
+  failure(): GatewayError | undefined {
+    return this.#catchUp().error();
+  }
+
+  undecoded(): readonly Buffer[] | undefined {
+    return this.#decoding ? undefined : this.#pending;
+  }
+
+  #decodingOf(): { parser: SseParser; decoder: StreamDecoder; collector: StreamCollector } {
+    if (!this.#decoding) {
+      const decoder = this.#createDecoder();
       const collector = createStreamCollector();
       const parser = createSseParser((event) => {
         for (const part of decoder.decode(event)) collector.add(part);
       });
-      decoding = { parser, decoder, collector };
+      this.#decoding = { parser, decoder, collector };
     }
-    return decoding;
-  };
-  // The pieces that carry a stream's usage: its first, and its last two.
-  let first: Buffer | undefined;
-  let last: Buffer | undefined;
-  let beforeLast: Buffer | undefined;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let ended = false;
-  let flushed = false;
-  // Every protocol's error event names itself "error": bytes without the word hold none.
-  let mayHoldError = false;
-  const catchUp = () => {
-    const { parser, decoder, collector } = decodingOf();
-    for (const bytes of pending) parser.feed(bytes);
-    pending = [];
-    pendingBytes = 0;
-    if (ended && !flushed) {
-      flushed = true;
+    return this.#decoding;
+  }
+
+  #catchUp(): StreamCollector {
+    const { parser, decoder, collector } = this.#decodingOf();
+    for (const bytes of this.#pending) parser.feed(bytes);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (this.#ended && !this.#flushed) {
+      this.#flushed = true;
       parser.end();
       for (const part of decoder.end()) collector.add(part);
     }
     return collector;
-  };
-  return {
-    push(bytes) {
-      if (first === undefined) first = bytes;
-      else {
-        beforeLast = last;
-        last = bytes;
-      }
-      pending.push(bytes);
-      pendingBytes += bytes.length;
-      if (!mayHoldError && namesError(bytes)) mayHoldError = true;
-      if (pendingBytes > maxPendingBytes) catchUp();
-    },
-    end() {
-      ended = true;
-    },
-    add: (part) => decodingOf().collector.add(part),
-    usage() {
-      if (decoding || first === undefined) return catchUp().result().usage;
-      let usage: Usage | undefined;
-      try {
-        usage = collectEvents(createDecoder(), [first, beforeLast, last]).usage;
-      } catch {
-        // Events out of their context that a decoder refuses: the whole stream says it.
-      }
-      return usage && (usage.input.total !== undefined || usage.output.total !== undefined) ? usage : catchUp().result().usage;
-    },
-    result: () => catchUp().result(),
-    error: () => (mayHoldError ? catchUp().error() : undefined),
-    failure: () => catchUp().error(),
-    undecoded: () => (decoding ? undefined : pending),
-  };
+  }
 }

@@ -301,9 +301,10 @@ class GenerationRun implements GenerationOutcome {
     }
 
     if (opened.kind === 'passthrough-stream') {
-      this.#collector = opened.source.tap;
-      this.#usage = opened.source.usage;
-      this.#events = opened.source.events;
+      const { source } = opened;
+      this.#collector = source.tap;
+      this.#usage = () => source.usage();
+      this.#events = () => source.events();
     }
     if (opened.kind === 'passthrough-stream' || (request.stream && opened.kind === 'parts')) {
       const body = streamToClient({

@@ -43,14 +43,86 @@ type OpenBlock =
  * or show; unknown events too, so a newer API does not break the stream.
  */
 export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
-  const open = new Map<number, OpenBlock>();
-  let started = false;
-  let finished = false;
-  let usage: JsonObject = {};
-  let finishReason: FinishReason = { unified: 'other' };
+  return new AnthropicMessagesStreamDecoder();
+}
 
-  const closeBlock = (index: number, block: OpenBlock): StreamPart[] => {
-    open.delete(index);
+/** A class, not a factory of closures: it lives as long as its stream, and what runs per event is a method (CONTRIBUTING.md, "Code"). */
+class AnthropicMessagesStreamDecoder implements StreamDecoder {
+  #open = new Map<number, OpenBlock>();
+  #started = false;
+  #finished = false;
+  #usage: JsonObject = {};
+  #finishReason: FinishReason = { unified: 'other' };
+
+  decode(event: SseEvent): StreamPart[] {
+    if (this.#finished || event.unframed) return [];
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      this.#finished = true;
+      return [{ type: 'error', error: invalidStreamEvent() }];
+    }
+    if (!isJsonObject(data)) return [];
+    // The SSE event name and `data.type` agree on the wire; the type is what the SDK reads.
+    const type = typeof data.type === 'string' ? data.type : event.event;
+    switch (type) {
+      case 'message_start': {
+        if (this.#started) return [];
+        this.#started = true;
+        const message: JsonObject = isJsonObject(data.message) ? data.message : {};
+        this.#usage = isJsonObject(message.usage) ? { ...message.usage } : {};
+        return [
+          {
+            type: 'start',
+            ...(typeof message.id === 'string' && { id: message.id }),
+            ...(typeof message.model === 'string' && { model: message.model }),
+            usage: convertAnthropicMessagesUsage(this.#usage),
+          },
+        ];
+      }
+      case 'content_block_start':
+        return typeof data.index === 'number' && isJsonObject(data.content_block) ? this.#startBlock(data.index, data.content_block) : [];
+      case 'content_block_delta':
+        return typeof data.index === 'number' && isJsonObject(data.delta) ? this.#delta(data.index, data.delta) : [];
+      case 'content_block_stop': {
+        const block = typeof data.index === 'number' ? this.#open.get(data.index) : undefined;
+        return block ? this.#closeBlock(data.index as number, block) : [];
+      }
+      case 'message_delta': {
+        const messageDelta: JsonObject = isJsonObject(data.delta) ? data.delta : {};
+        const stopReason = typeof messageDelta.stop_reason === 'string' ? messageDelta.stop_reason : null;
+        this.#finishReason = mapAnthropicStopReason(stopReason, typeof messageDelta.stop_sequence === 'string' ? messageDelta.stop_sequence : null);
+        // Counts are cumulative totals; a counter left out keeps its message_start value.
+        if (isJsonObject(data.usage)) {
+          const usage = Object.assign({}, this.#usage);
+          for (const [key, value] of Object.entries(data.usage)) {
+            if (value !== null && value !== undefined) usage[key] = value;
+          }
+          this.#usage = usage;
+        }
+        return [];
+      }
+      case 'message_stop':
+        return this.#finish();
+      case 'error': {
+        this.#finished = true;
+        const errorType = isJsonObject(data.error) && typeof data.error.type === 'string' ? data.error.type : 'api_error';
+        return [{ type: 'error', error: decodeAnthropicMessagesError(mapAnthropicErrorTypeToStatus(errorType), event.data) }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  end(): StreamPart[] {
+    if (this.#finished) return [];
+    this.#finished = true;
+    return [{ type: 'error', error: streamEndedEarly('message_stop') }];
+  }
+
+  #closeBlock(index: number, block: OpenBlock): StreamPart[] {
+    this.#open.delete(index);
     switch (block.kind) {
       case 'text':
         return [{ type: 'text-end', id: block.id }];
@@ -66,49 +138,51 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
         throw new Error(`Unhandled block ${JSON.stringify(unexpected)}`);
       }
     }
-  };
+  }
 
-  const finish = (): StreamPart[] => {
-    if (!started || finished) return [];
-    finished = true;
-    const parts = [...open.entries()].flatMap(([index, block]) => closeBlock(index, block));
-    parts.push({ type: 'finish', finishReason, usage: convertAnthropicMessagesUsage(usage) });
+  #finish(): StreamPart[] {
+    if (!this.#started || this.#finished) return [];
+    this.#finished = true;
+    const parts: StreamPart[] = [];
+    // A copy: closing a block takes it out of the map.
+    for (const [index, block] of [...this.#open.entries()]) parts.push(...this.#closeBlock(index, block));
+    parts.push({ type: 'finish', finishReason: this.#finishReason, usage: convertAnthropicMessagesUsage(this.#usage) });
     return parts;
-  };
+  }
 
-  const startBlock = (index: number, block: JsonObject): StreamPart[] => {
+  #startBlock(index: number, block: JsonObject): StreamPart[] {
     const id = String(index);
     switch (block.type) {
       case 'text': {
-        open.set(index, { kind: 'text', id });
+        this.#open.set(index, { kind: 'text', id });
         const parts: StreamPart[] = [{ type: 'text-start', id }];
         if (typeof block.text === 'string' && block.text) parts.push({ type: 'text-delta', id, delta: block.text });
         return parts;
       }
       case 'thinking': {
         // Marked as Anthropic's: only Anthropic can check the signature that ends the block.
-        open.set(index, { kind: 'reasoning', id, signature: typeof block.signature === 'string' ? block.signature : '' });
+        this.#open.set(index, { kind: 'reasoning', id, signature: typeof block.signature === 'string' ? block.signature : '' });
         const parts: StreamPart[] = [{ type: 'reasoning-start', id, ...markAsAnthropic({}) }];
         if (typeof block.thinking === 'string' && block.thinking) parts.push({ type: 'reasoning-delta', id, delta: block.thinking });
         return parts;
       }
       case 'redacted_thinking':
-        open.set(index, { kind: 'reasoning', id, signature: '' });
+        this.#open.set(index, { kind: 'reasoning', id, signature: '' });
         return [{ type: 'reasoning-start', id, redactedData: typeof block.data === 'string' ? block.data : '', ...markAsAnthropic({}) }];
       case 'tool_use': {
         const toolId = typeof block.id === 'string' ? block.id : `toolu_${index}`;
         const name = typeof block.name === 'string' ? block.name : '';
         const metadata = toAnthropicMetadata(readAnthropicExtraFields(block, ['id', 'name', 'input']));
-        open.set(index, { kind: 'tool', id: toolId, name, input: new DeltaText(), initialInput: block.input, metadata });
+        this.#open.set(index, { kind: 'tool', id: toolId, name, input: new DeltaText(), initialInput: block.input, metadata });
         return [{ type: 'tool-input-start', id: toolId, toolName: name, ...metadata }];
       }
       default:
         return [];
     }
-  };
+  }
 
-  const delta = (index: number, value: JsonObject): StreamPart[] => {
-    const block = open.get(index);
+  #delta(index: number, value: JsonObject): StreamPart[] {
+    const block = this.#open.get(index);
     if (!block) return [];
     if (value.type === 'text_delta' && block.kind === 'text' && typeof value.text === 'string' && value.text) {
       return [{ type: 'text-delta', id: block.id, delta: value.text }];
@@ -125,70 +199,5 @@ export function createAnthropicMessagesStreamDecoder(): StreamDecoder {
       return [{ type: 'tool-input-delta', id: block.id, delta: value.partial_json }];
     }
     return [];
-  };
-
-  return {
-    decode(event: SseEvent): StreamPart[] {
-      if (finished || event.unframed) return [];
-      let data: unknown;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        finished = true;
-        return [{ type: 'error', error: invalidStreamEvent() }];
-      }
-      if (!isJsonObject(data)) return [];
-      // The SSE event name and `data.type` agree on the wire; the type is what the SDK reads.
-      const type = typeof data.type === 'string' ? data.type : event.event;
-      switch (type) {
-        case 'message_start': {
-          if (started) return [];
-          started = true;
-          const message: JsonObject = isJsonObject(data.message) ? data.message : {};
-          usage = isJsonObject(message.usage) ? { ...message.usage } : {};
-          return [
-            {
-              type: 'start',
-              ...(typeof message.id === 'string' && { id: message.id }),
-              ...(typeof message.model === 'string' && { model: message.model }),
-              usage: convertAnthropicMessagesUsage(usage),
-            },
-          ];
-        }
-        case 'content_block_start':
-          return typeof data.index === 'number' && isJsonObject(data.content_block) ? startBlock(data.index, data.content_block) : [];
-        case 'content_block_delta':
-          return typeof data.index === 'number' && isJsonObject(data.delta) ? delta(data.index, data.delta) : [];
-        case 'content_block_stop': {
-          const block = typeof data.index === 'number' ? open.get(data.index) : undefined;
-          return block ? closeBlock(data.index as number, block) : [];
-        }
-        case 'message_delta': {
-          const messageDelta: JsonObject = isJsonObject(data.delta) ? data.delta : {};
-          const stopReason = typeof messageDelta.stop_reason === 'string' ? messageDelta.stop_reason : null;
-          finishReason = mapAnthropicStopReason(stopReason, typeof messageDelta.stop_sequence === 'string' ? messageDelta.stop_sequence : null);
-          // Counts are cumulative totals; a counter left out keeps its message_start value.
-          if (isJsonObject(data.usage)) {
-            const reported = Object.entries(data.usage).filter(([, value]) => value !== null && value !== undefined);
-            usage = Object.assign({}, usage, Object.fromEntries(reported));
-          }
-          return [];
-        }
-        case 'message_stop':
-          return finish();
-        case 'error': {
-          finished = true;
-          const errorType = isJsonObject(data.error) && typeof data.error.type === 'string' ? data.error.type : 'api_error';
-          return [{ type: 'error', error: decodeAnthropicMessagesError(mapAnthropicErrorTypeToStatus(errorType), event.data) }];
-        }
-        default:
-          return [];
-      }
-    },
-    end(): StreamPart[] {
-      if (finished) return [];
-      finished = true;
-      return [{ type: 'error', error: streamEndedEarly('message_stop') }];
-    },
-  };
+  }
 }

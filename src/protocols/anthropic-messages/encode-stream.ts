@@ -50,100 +50,141 @@ const PING = sseEvent('ping', '{"type":"ping"}');
  * stays open until its end (the signature, the rest of the arguments) and the parts of other blocks
  * wait in `deferred` until then.
  *
- * Deltas of the open block are most of a stream: they take the shortest way (`route` →
- * `continueBlock`) and their records are written as strings, with no object to serialize.
+ * Deltas of the open block are most of a stream: they take the shortest way (`#route` →
+ * `#continueBlock`) and their records are written as strings, with no object to serialize.
  */
 export function createAnthropicMessagesStreamEncoder(context: ResponseContext): StreamEncoder {
-  let started = false;
-  let done = false;
-  let nextIndex = 0;
-  let current: OpenBlock | undefined;
-  let deferred: BlockPart[] = [];
-  let startUsage: Usage = createEmptyUsage();
-  // Thinking and tool blocks cannot reopen once closed; late parts for them are ignored.
-  const ended = new Set<string>();
+  return new AnthropicMessagesStreamEncoder(context);
+}
 
-  const event = (data: JsonObject & { type: string }): string => sseEvent(data.type, JSON.stringify(data));
+/** A class, not a factory of closures: it lives as long as its stream, and what runs per event is a method (CONTRIBUTING.md, "Code"). */
+class AnthropicMessagesStreamEncoder implements StreamEncoder {
+  #context: ResponseContext;
+  #started = false;
+  #done = false;
+  #nextIndex = 0;
+  #current: OpenBlock | undefined;
+  #deferred: BlockPart[] = [];
+  #startUsage: Usage = createEmptyUsage();
+  // Thinking and tool blocks cannot reopen once closed; late parts for them are ignored.
+  #ended = new Set<string>();
+
+  constructor(context: ResponseContext) {
+    this.#context = context;
+  }
+
+  encode(part: StreamPart): string {
+    // Anthropic has one choice: parts of others (n > 1) have no place.
+    if (this.#done || ('choice' in part && part.choice)) return '';
+    switch (part.type) {
+      case 'start':
+        if (part.usage) this.#startUsage = part.usage;
+        return this.#messageStart();
+      case 'finish':
+        return this.#messageEnd(toAnthropicStopReason(part.finishReason), part.finishReason.stopSequence ?? null, part.usage);
+      case 'error':
+        this.#done = true;
+        return event({ type: 'error', error: { type: anthropicErrorType(part.error), message: part.error.message } });
+      case 'file':
+        // Anthropic messages hold no output files.
+        return this.#messageStart();
+      default:
+        return this.#messageStart() + this.#route(part);
+    }
+  }
+
+  finish(): string {
+    if (this.#done) return '';
+    return this.#messageEnd(toAnthropicStopReason({ unified: 'other' }), null, this.#startUsage);
+  }
+
+  keepAlive(): string {
+    return PING;
+  }
 
   /** A content_block_delta of the open block; `deltaJson` is its `delta`, already JSON. */
-  const delta = (deltaJson: string): string =>
-    sseEvent('content_block_delta', '{"type":"content_block_delta","index":' + current!.index + ',"delta":' + deltaJson + '}');
+  #delta(deltaJson: string): string {
+    return sseEvent('content_block_delta', '{"type":"content_block_delta","index":' + this.#current!.index + ',"delta":' + deltaJson + '}');
+  }
 
-  const messageStart = (): string => {
-    if (started) return '';
-    started = true;
+  #messageStart(): string {
+    if (this.#started) return '';
+    this.#started = true;
     const message = {
-      id: anthropicMessageId(context),
+      id: anthropicMessageId(this.#context),
       type: 'message',
       role: 'assistant',
-      model: context.model,
+      model: this.#context.model,
       content: [],
       stop_reason: null,
       stop_sequence: null,
       // Upstreams that count input late (OpenAI, Gemini) give an estimate or nothing here (§7.6).
-      usage: toAnthropicMessagesUsage(startUsage),
+      usage: toAnthropicMessagesUsage(this.#startUsage),
     };
     return event({ type: 'message_start', message });
-  };
+  }
 
-  const closeCurrent = (): string => {
+  #closeCurrent(): string {
+    const current = this.#current;
     if (!current) return '';
     let out = event({ type: 'content_block_stop', index: current.index });
-    if (current.kind !== 'text') ended.add(`${current.family}:${current.id}`);
-    current = undefined;
-    const waiting = deferred;
-    deferred = [];
-    for (const part of waiting) out += route(part);
+    if (current.kind !== 'text') this.#ended.add(`${current.family}:${current.id}`);
+    this.#current = undefined;
+    const waiting = this.#deferred;
+    this.#deferred = [];
+    for (const part of waiting) out += this.#route(part);
     return out;
-  };
+  }
 
   /** Closes the open block (text, as route lets nothing else be open here) and starts `block`. */
-  const open = (family: Family, id: string, block: ContentBlock): string => {
-    const out = closeCurrent();
-    current = { family, id, index: nextIndex++, kind: block.type, inputSent: false };
+  #open(family: Family, id: string, block: ContentBlock): string {
+    const out = this.#closeCurrent();
+    const current: OpenBlock = { family, id, index: this.#nextIndex++, kind: block.type, inputSent: false };
+    this.#current = current;
     return out + event({ type: 'content_block_start', index: current.index, content_block: block });
-  };
+  }
 
   /** A part of the open block goes out now; others wait while a thinking or tool block is open. */
-  const route = (part: BlockPart): string => {
+  #route(part: BlockPart): string {
     const family = FAMILY[part.type];
     const id = part.type === 'tool-call' ? part.toolCallId : part.id;
-    if (current && current.family === family && current.id === id) return continueBlock(part);
-    if (deferred.length > 0 || (current && current.kind !== 'text')) {
-      deferred.push(part);
+    const current = this.#current;
+    if (current && current.family === family && current.id === id) return this.#continueBlock(part);
+    if (this.#deferred.length > 0 || (current && current.kind !== 'text')) {
+      this.#deferred.push(part);
       return '';
     }
-    if (ended.has(`${family}:${id}`)) return '';
+    if (this.#ended.has(`${family}:${id}`)) return '';
     const block = blockStartedBy(part);
     // Ends and stray input fragments have no open block to go to.
-    return block ? open(family, id, block) + continueBlock(part) : '';
-  };
+    return block ? this.#open(family, id, block) + this.#continueBlock(part) : '';
+  }
 
   /** What a part writes into its block, which is the open one. */
-  const continueBlock = (part: BlockPart): string => {
-    const block = current!;
+  #continueBlock(part: BlockPart): string {
+    const block = this.#current!;
     switch (part.type) {
       case 'text-delta':
-        return delta('{"type":"text_delta","text":' + JSON.stringify(part.delta) + '}');
+        return this.#delta('{"type":"text_delta","text":' + JSON.stringify(part.delta) + '}');
       case 'reasoning-delta':
         // A redacted block has no deltas.
-        return block.kind === 'thinking' ? delta('{"type":"thinking_delta","thinking":' + JSON.stringify(part.delta) + '}') : '';
+        return block.kind === 'thinking' ? this.#delta('{"type":"thinking_delta","thinking":' + JSON.stringify(part.delta) + '}') : '';
       case 'tool-input-delta':
         if (!part.delta) return '';
         block.inputSent = true;
-        return delta('{"type":"input_json_delta","partial_json":' + JSON.stringify(part.delta) + '}');
+        return this.#delta('{"type":"input_json_delta","partial_json":' + JSON.stringify(part.delta) + '}');
       case 'text-end':
-        return closeCurrent();
+        return this.#closeCurrent();
       case 'reasoning-end': {
         // The SDK stores the signature from this delta, sent once just before the block stops.
         const signature =
-          part.signature && block.kind === 'thinking' ? delta('{"type":"signature_delta","signature":' + JSON.stringify(part.signature) + '}') : '';
-        return signature + closeCurrent();
+          part.signature && block.kind === 'thinking' ? this.#delta('{"type":"signature_delta","signature":' + JSON.stringify(part.signature) + '}') : '';
+        return signature + this.#closeCurrent();
       }
       case 'tool-call': {
         // A whole call without tool-input parts (Gemini) gets its block and its input at once.
-        const input = !block.inputSent && part.input ? delta('{"type":"input_json_delta","partial_json":' + JSON.stringify(part.input) + '}') : '';
-        return input + closeCurrent();
+        const input = !block.inputSent && part.input ? this.#delta('{"type":"input_json_delta","partial_json":' + JSON.stringify(part.input) + '}') : '';
+        return input + this.#closeCurrent();
       }
       case 'text-start':
       case 'reasoning-start':
@@ -158,59 +199,37 @@ export function createAnthropicMessagesStreamEncoder(context: ResponseContext): 
         throw new Error(`Unhandled stream part ${JSON.stringify(unexpected)}`);
       }
     }
-  };
+  }
 
   /** Closes what is open and lets every waiting part out (a stream cut short leaves blocks open). */
-  const drain = (): string => {
+  #drain(): string {
     let out = '';
-    while (current || deferred.length > 0) {
-      if (current) out += closeCurrent();
+    while (this.#current || this.#deferred.length > 0) {
+      if (this.#current) out += this.#closeCurrent();
       else {
-        const waiting = deferred;
-        deferred = [];
-        for (const part of waiting) out += route(part);
+        const waiting = this.#deferred;
+        this.#deferred = [];
+        for (const part of waiting) out += this.#route(part);
       }
     }
     return out;
-  };
+  }
 
-  const messageEnd = (stopReason: string, stopSequence: string | null, usage: Usage): string => {
-    done = true;
+  #messageEnd(stopReason: string, stopSequence: string | null, usage: Usage): string {
+    this.#done = true;
     return (
-      messageStart() +
-      drain() +
+      this.#messageStart() +
+      this.#drain() +
       // MessageStream reads `usage.output_tokens` unconditionally, and `message_stop` makes its message.
       event({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: toAnthropicMessagesUsage(usage) }) +
       event({ type: 'message_stop' })
     );
-  };
+  }
+}
 
-  return {
-    encode(part: StreamPart): string {
-      // Anthropic has one choice: parts of others (n > 1) have no place.
-      if (done || ('choice' in part && part.choice)) return '';
-      switch (part.type) {
-        case 'start':
-          if (part.usage) startUsage = part.usage;
-          return messageStart();
-        case 'finish':
-          return messageEnd(toAnthropicStopReason(part.finishReason), part.finishReason.stopSequence ?? null, part.usage);
-        case 'error':
-          done = true;
-          return event({ type: 'error', error: { type: anthropicErrorType(part.error), message: part.error.message } });
-        case 'file':
-          // Anthropic messages hold no output files.
-          return messageStart();
-        default:
-          return messageStart() + route(part);
-      }
-    },
-    finish(): string {
-      if (done) return '';
-      return messageEnd(toAnthropicStopReason({ unified: 'other' }), null, startUsage);
-    },
-    keepAlive: () => PING,
-  };
+/** One record: the event's name is its `type`. */
+function event(data: JsonObject & { type: string }): string {
+  return sseEvent(data.type, JSON.stringify(data));
 }
 
 /** The block a part starts when its block is not open yet (text and thinking start at their first delta). */

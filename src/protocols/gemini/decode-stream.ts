@@ -43,29 +43,105 @@ const MAX_UNFRAMED_LENGTH = 64 * 1024;
  * hands those lines over as `unframed` and they are put back together here.
  */
 export function createGeminiStreamDecoder(): StreamDecoder {
-  const candidates = new Map<number, GeminiCandidateState>();
-  let started = false;
-  let finished = false;
-  let responseId: string | undefined;
-  // Usage comes on every record and only the last counts: kept raw, converted once at the end.
-  let rawUsage: unknown;
-  let promptFeedback: unknown;
-  let unframed = '';
+  return new GeminiStreamDecoder();
+}
 
-  const finish = (): StreamPart[] => {
-    if (finished || !started) return [];
-    finished = true;
-    const usage: Usage | undefined = rawUsage === undefined ? undefined : convertGeminiUsage(rawUsage);
+/** A class, not a factory of closures: it lives as long as its stream, and what runs per event is a method (CONTRIBUTING.md, "Code"). */
+class GeminiStreamDecoder implements StreamDecoder {
+  #candidates = new Map<number, GeminiCandidateState>();
+  #started = false;
+  #finished = false;
+  #responseId: string | undefined;
+  // Usage comes on every record and only the last counts: kept raw, converted once at the end.
+  #rawUsage: unknown;
+  #promptFeedback: unknown;
+  #unframed = '';
+
+  decode(event: SseEvent): StreamPart[] {
+    if (event.unframed) return this.#decodeUnframed(event.data);
+    if (this.#finished) return [];
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(event.data);
+    } catch {
+      this.#finished = true;
+      return [{ type: 'error', error: invalidStreamEvent() }];
+    }
+    if (!isJsonObject(chunk)) return [];
+    if (isJsonObject(chunk.error)) {
+      this.#finished = true;
+      return [{ type: 'error', error: toStreamError(chunk.error, event.data) }];
+    }
     const parts: StreamPart[] = [];
-    const states = [...candidates.values()].sort((left, right) => left.index - right.index);
-    const metadata = buildGeminiResponseMetadata(new Map(states.map((state) => [state.index, state.fields])), promptFeedback);
+    if (!this.#started) {
+      this.#started = true;
+      const responseId = typeof chunk.responseId === 'string' ? chunk.responseId : undefined;
+      this.#responseId = responseId;
+      parts.push({ type: 'start', ...(responseId !== undefined && { id: responseId }), ...(typeof chunk.modelVersion === 'string' && { model: chunk.modelVersion }) });
+    }
+    if (chunk.usageMetadata !== undefined) this.#rawUsage = chunk.usageMetadata;
+    if (chunk.promptFeedback !== undefined) this.#promptFeedback = chunk.promptFeedback;
+    // A plain loop: this runs for every record, and a callback per record is a closure per record.
+    const rawCandidates: unknown[] = Array.isArray(chunk.candidates) ? chunk.candidates : [];
+    const candidates = this.#candidates;
+    let position = 0;
+    let finishedOne = false;
+    for (const candidate of rawCandidates) {
+      if (!isJsonObject(candidate)) continue;
+      const index = typeof candidate.index === 'number' ? candidate.index : position;
+      position += 1;
+      let state = candidates.get(index);
+      if (!state) {
+        state = createGeminiCandidateState(index, this.#responseId);
+        candidates.set(index, state);
+      }
+      decodeGeminiCandidateChunk(state, candidate, parts);
+      if (state.finishReason !== undefined) finishedOne = true;
+    }
+    const promptFeedback = this.#promptFeedback;
+    const blocked = candidates.size === 0 && isJsonObject(promptFeedback) && promptFeedback.blockReason !== undefined;
+    // Every candidate can only have finished once this record finished one of them.
+    if (blocked || (finishedOne && everyCandidateFinished(candidates))) parts.push(...this.#finish());
+    return parts;
+  }
+
+  end(): StreamPart[] {
+    const parts: StreamPart[] = [];
+    if (this.#unframed.trim() && !this.#finished) {
+      this.#finished = true;
+      parts.push({
+        type: 'error',
+        error: new GatewayError('upstream_error', 'The upstream stream ended with data that is not a Gemini response.', {
+          status: 502,
+          upstream: { status: 200, body: this.#unframed },
+        }),
+      });
+    }
+    this.#unframed = '';
+    if (this.#finished) return parts;
+    // No candidate finished (no finishReason, no blockReason): the stream was cut.
+    this.#finished = true;
+    return [{ type: 'error', error: streamEndedEarly('a candidate with its finishReason') }];
+  }
+
+  #finish(): StreamPart[] {
+    if (this.#finished || !this.#started) return [];
+    this.#finished = true;
+    const usage: Usage | undefined = this.#rawUsage === undefined ? undefined : convertGeminiUsage(this.#rawUsage);
+    const parts: StreamPart[] = [];
+    const states = [...this.#candidates.values()].sort(byIndex);
+    const fields = new Map<number, JsonObject>();
+    for (const state of states) fields.set(state.index, state.fields);
+    const promptFeedback = this.#promptFeedback;
+    const metadata = buildGeminiResponseMetadata(fields, promptFeedback);
     const protocolMetadata = metadata && { protocolMetadata: { gemini: metadata } };
     const blockReason = isJsonObject(promptFeedback) ? promptFeedback.blockReason : undefined;
     if (states.length === 0) {
       const finishReason = typeof blockReason === 'string' ? mapGeminiBlockReason(blockReason) : { unified: 'other' as const };
       return [{ type: 'finish', finishReason, usage: usage ?? { input: {}, output: {} }, ...protocolMetadata }];
     }
-    states.forEach((state, position) => {
+    for (let position = 0; position < states.length; position++) {
+      const state = states[position]!;
       closeGeminiCandidate(state, parts);
       const last = position === states.length - 1;
       parts.push({
@@ -75,92 +151,31 @@ export function createGeminiStreamDecoder(): StreamDecoder {
         ...state.tag,
         ...(last && protocolMetadata),
       });
-    });
+    }
     return parts;
-  };
+  }
 
-  const decodeUnframed = (line: string): StreamPart[] => {
-    unframed = unframed ? `${unframed}\n${line}` : line;
+  #decodeUnframed(line: string): StreamPart[] {
+    const unframed = this.#unframed ? `${this.#unframed}\n${line}` : line;
+    this.#unframed = unframed;
     let parsed: unknown;
     try {
       parsed = JSON.parse(unframed);
     } catch {
-      if (unframed.length > MAX_UNFRAMED_LENGTH) unframed = '';
+      if (unframed.length > MAX_UNFRAMED_LENGTH) this.#unframed = '';
       return [];
     }
-    const text = unframed;
-    unframed = '';
+    this.#unframed = '';
     // Without `alt=sse` Google answers with a JSON array; an error then comes as `[{error}]`.
     const body = Array.isArray(parsed) ? parsed[0] : parsed;
-    if (finished || !isJsonObject(body) || !isJsonObject(body.error)) return [];
-    finished = true;
-    return [{ type: 'error', error: toStreamError(body.error, text) }];
-  };
+    if (this.#finished || !isJsonObject(body) || !isJsonObject(body.error)) return [];
+    this.#finished = true;
+    return [{ type: 'error', error: toStreamError(body.error, unframed) }];
+  }
+}
 
-  return {
-    decode(event: SseEvent): StreamPart[] {
-      if (event.unframed) return decodeUnframed(event.data);
-      if (finished) return [];
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(event.data);
-      } catch {
-        finished = true;
-        return [{ type: 'error', error: invalidStreamEvent() }];
-      }
-      if (!isJsonObject(chunk)) return [];
-      if (isJsonObject(chunk.error)) {
-        finished = true;
-        return [{ type: 'error', error: toStreamError(chunk.error, event.data) }];
-      }
-      const parts: StreamPart[] = [];
-      if (!started) {
-        started = true;
-        responseId = typeof chunk.responseId === 'string' ? chunk.responseId : undefined;
-        parts.push({ type: 'start', ...(responseId !== undefined && { id: responseId }), ...(typeof chunk.modelVersion === 'string' && { model: chunk.modelVersion }) });
-      }
-      if (chunk.usageMetadata !== undefined) rawUsage = chunk.usageMetadata;
-      if (chunk.promptFeedback !== undefined) promptFeedback = chunk.promptFeedback;
-      // A plain loop: this runs for every record, and a callback per record is a closure per record.
-      const rawCandidates: unknown[] = Array.isArray(chunk.candidates) ? chunk.candidates : [];
-      let position = 0;
-      let finishedOne = false;
-      for (const candidate of rawCandidates) {
-        if (!isJsonObject(candidate)) continue;
-        const index = typeof candidate.index === 'number' ? candidate.index : position;
-        position += 1;
-        let state = candidates.get(index);
-        if (!state) {
-          state = createGeminiCandidateState(index, responseId);
-          candidates.set(index, state);
-        }
-        decodeGeminiCandidateChunk(state, candidate, parts);
-        if (state.finishReason !== undefined) finishedOne = true;
-      }
-      const blocked = candidates.size === 0 && isJsonObject(promptFeedback) && promptFeedback.blockReason !== undefined;
-      // Every candidate can only have finished once this record finished one of them.
-      if (blocked || (finishedOne && everyCandidateFinished(candidates))) parts.push(...finish());
-      return parts;
-    },
-    end(): StreamPart[] {
-      const parts: StreamPart[] = [];
-      if (unframed.trim() && !finished) {
-        finished = true;
-        parts.push({
-          type: 'error',
-          error: new GatewayError('upstream_error', 'The upstream stream ended with data that is not a Gemini response.', {
-            status: 502,
-            upstream: { status: 200, body: unframed },
-          }),
-        });
-      }
-      unframed = '';
-      if (finished) return parts;
-      // No candidate finished (no finishReason, no blockReason): the stream was cut.
-      finished = true;
-      return [{ type: 'error', error: streamEndedEarly('a candidate with its finishReason') }];
-    },
-  };
+function byIndex(left: GeminiCandidateState, right: GeminiCandidateState): number {
+  return left.index - right.index;
 }
 
 /** `{code, message, status}` written mid-stream → GatewayError; a 4xx there is still the upstream's fault. */

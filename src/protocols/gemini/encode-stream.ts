@@ -24,76 +24,96 @@ function fieldsJson(fields: JsonObject | undefined): string {
  * after the stream began is written as bare JSON, which is what @google/genai turns into ApiError.
  */
 export function createGeminiStreamEncoder(context: ResponseContext): StreamEncoder {
-  // Thoughts only go to a client that asked for them, as Gemini does (see encode-part.ts).
-  const includeThoughts = context.request.reasoning?.includeThoughts === true;
-  /** Text blocks sent as the Gemini part they came from (executableCode, ...): their text is not sent. */
-  const partBlocks = new Set<string>();
-  let done = false;
+  return new GeminiStreamEncoder(context);
+}
 
+/** A class, not a factory of closures: it lives as long as its stream, and what runs per event is a method (CONTRIBUTING.md, "Code"). */
+class GeminiStreamEncoder implements StreamEncoder {
+  #context: ResponseContext;
+  // Thoughts only go to a client that asked for them, as Gemini does (see encode-part.ts).
+  #includeThoughts: boolean;
+  /** Text blocks sent as the Gemini part they came from (executableCode, ...): their text is not sent. */
+  #partBlocks = new Set<string>();
+  #done = false;
   // Every record is written as a string around its parts' JSON (the ends that never change,
   // modelVersion and responseId, once per stream): one record per text delta is the hot path.
-  const recordEnd = `,"modelVersion":${JSON.stringify(context.model)},"responseId":${JSON.stringify(context.requestId)}}`;
-  const record = (choice: number | undefined, parts: JsonObject[], candidateExtra?: JsonObject, responseExtra?: JsonObject): string =>
-    sseData(
-      `{"candidates":[{"content":{"role":"model","parts":${JSON.stringify(parts)}}${fieldsJson(candidateExtra)},"index":${choice ?? 0}}]${fieldsJson(responseExtra)}${recordEnd}`,
-    );
-  const blockKey = (part: { id: string; choice?: number }) => `${part.choice ?? 0}:${part.id}`;
+  #recordEnd: string;
 
-  return {
-    encode(part: StreamPart): string {
-      if (done) return '';
-      switch (part.type) {
-        case 'start':
-        case 'reasoning-start':
-        case 'tool-input-start':
-        case 'tool-input-delta':
-        case 'tool-input-end':
-          return '';
-        case 'text-start': {
-          const original = geminiMetadataOf(part).part;
-          if (!isJsonObject(original)) return '';
-          partBlocks.add(blockKey(part));
-          return record(part.choice, [original]);
-        }
-        case 'text-delta':
-          // partBlocks is almost always empty: then no key is built.
-          return partBlocks.size > 0 && partBlocks.has(blockKey(part)) ? '' : record(part.choice, [{ text: part.delta }]);
-        case 'text-end': {
-          if (partBlocks.delete(blockKey(part))) return '';
-          // Gemini's own signature of a text block goes out on an empty closing part, as Gemini does.
-          const signature = geminiMetadataOf(part).thoughtSignature;
-          return typeof signature === 'string' ? record(part.choice, [encodeGeminiTextPart({ type: 'text', text: '', protocolMetadata: part.protocolMetadata })]) : '';
-        }
-        case 'reasoning-delta':
-          return includeThoughts ? record(part.choice, [{ text: part.delta, thought: true }]) : '';
-        case 'reasoning-end':
-          return includeThoughts && typeof geminiMetadataOf(part).thoughtSignature === 'string' ? record(part.choice, [encodeGeminiReasoningPart('', part)]) : '';
-        case 'tool-call':
-          return record(part.choice, [encodeGeminiToolCall(part, 'client')]);
-        case 'file':
-          return record(part.choice, [encodeGeminiFilePart({ type: 'file', mediaType: part.mediaType, data: { type: 'base64', base64: part.base64 } })]);
-        case 'finish': {
-          const metadata = part.protocolMetadata?.gemini;
-          // A usage with no counts (a blocked prompt, a mock upstream) is left out rather than zeroed.
-          const usageField = hasUsageCounts(part.usage) ? { usageMetadata: toGeminiUsage(part.usage) } : {};
-          // A prompt Gemini blocked goes back as it came: promptFeedback and no candidates.
-          if (isJsonObject(metadata?.promptFeedback) && metadata.promptFeedback.blockReason !== undefined) {
-            return sseData(JSON.stringify({ promptFeedback: metadata.promptFeedback, ...usageField, modelVersion: context.model, responseId: context.requestId }));
-          }
-          const candidateExtra = { finishReason: toGeminiFinishReason(part.finishReason), ...geminiCandidateFieldsFor(metadata, part.choice ?? 0) };
-          return record(part.choice, [], candidateExtra, usageField);
-        }
-        case 'error':
-          done = true;
-          // Not data-framed: @google/genai only detects an error read as bare JSON (docs/protocols.md §4.5).
-          return JSON.stringify(encodeGeminiError(part.error).body);
-        default: {
-          const unexpected: never = part;
-          throw new Error(`Unhandled stream part ${JSON.stringify(unexpected)}`);
-        }
+  constructor(context: ResponseContext) {
+    this.#context = context;
+    this.#includeThoughts = context.request.reasoning?.includeThoughts === true;
+    this.#recordEnd = `,"modelVersion":${JSON.stringify(context.model)},"responseId":${JSON.stringify(context.requestId)}}`;
+  }
+
+  encode(part: StreamPart): string {
+    if (this.#done) return '';
+    switch (part.type) {
+      case 'start':
+      case 'reasoning-start':
+      case 'tool-input-start':
+      case 'tool-input-delta':
+      case 'tool-input-end':
+        return '';
+      case 'text-start': {
+        const original = geminiMetadataOf(part).part;
+        if (!isJsonObject(original)) return '';
+        this.#partBlocks.add(blockKey(part));
+        return this.#record(part.choice, [original]);
       }
-    },
-    finish: () => '',
-    keepAlive: () => SSE_KEEP_ALIVE_COMMENT,
-  };
+      case 'text-delta':
+        // partBlocks is almost always empty: then no key is built.
+        return this.#partBlocks.size > 0 && this.#partBlocks.has(blockKey(part)) ? '' : this.#record(part.choice, [{ text: part.delta }]);
+      case 'text-end': {
+        if (this.#partBlocks.delete(blockKey(part))) return '';
+        // Gemini's own signature of a text block goes out on an empty closing part, as Gemini does.
+        const signature = geminiMetadataOf(part).thoughtSignature;
+        return typeof signature === 'string' ? this.#record(part.choice, [encodeGeminiTextPart({ type: 'text', text: '', protocolMetadata: part.protocolMetadata })]) : '';
+      }
+      case 'reasoning-delta':
+        return this.#includeThoughts ? this.#record(part.choice, [{ text: part.delta, thought: true }]) : '';
+      case 'reasoning-end':
+        return this.#includeThoughts && typeof geminiMetadataOf(part).thoughtSignature === 'string' ? this.#record(part.choice, [encodeGeminiReasoningPart('', part)]) : '';
+      case 'tool-call':
+        return this.#record(part.choice, [encodeGeminiToolCall(part, 'client')]);
+      case 'file':
+        return this.#record(part.choice, [encodeGeminiFilePart({ type: 'file', mediaType: part.mediaType, data: { type: 'base64', base64: part.base64 } })]);
+      case 'finish': {
+        const metadata = part.protocolMetadata?.gemini;
+        // A usage with no counts (a blocked prompt, a mock upstream) is left out rather than zeroed.
+        const usageField = hasUsageCounts(part.usage) ? { usageMetadata: toGeminiUsage(part.usage) } : {};
+        // A prompt Gemini blocked goes back as it came: promptFeedback and no candidates.
+        if (isJsonObject(metadata?.promptFeedback) && metadata.promptFeedback.blockReason !== undefined) {
+          return sseData(JSON.stringify({ promptFeedback: metadata.promptFeedback, ...usageField, modelVersion: this.#context.model, responseId: this.#context.requestId }));
+        }
+        const candidateExtra = { finishReason: toGeminiFinishReason(part.finishReason), ...geminiCandidateFieldsFor(metadata, part.choice ?? 0) };
+        return this.#record(part.choice, [], candidateExtra, usageField);
+      }
+      case 'error':
+        this.#done = true;
+        // Not data-framed: @google/genai only detects an error read as bare JSON (docs/protocols.md §4.5).
+        return JSON.stringify(encodeGeminiError(part.error).body);
+      default: {
+        const unexpected: never = part;
+        throw new Error(`Unhandled stream part ${JSON.stringify(unexpected)}`);
+      }
+    }
+  }
+
+  finish(): string {
+    return '';
+  }
+
+  keepAlive(): string {
+    return SSE_KEEP_ALIVE_COMMENT;
+  }
+
+  #record(choice: number | undefined, parts: JsonObject[], candidateExtra?: JsonObject, responseExtra?: JsonObject): string {
+    return sseData(
+      `{"candidates":[{"content":{"role":"model","parts":${JSON.stringify(parts)}}${fieldsJson(candidateExtra)},"index":${choice ?? 0}}]${fieldsJson(responseExtra)}${this.#recordEnd}`,
+    );
+  }
+}
+
+function blockKey(part: { id: string; choice?: number }): string {
+  return `${part.choice ?? 0}:${part.id}`;
 }

@@ -56,142 +56,156 @@ interface ChoiceState {
  * JSON, ends with an error part instead (`endsOpenAIChatStream`).
  */
 export function createOpenAIChatStreamDecoder(): StreamDecoder {
-  const choices = new Map<number, ChoiceState>();
-  let started = false;
-  let finished = false;
-  let usage: Usage | undefined;
+  return new OpenAIChatStreamDecoder();
+}
 
-  const stateOf = (index: number): ChoiceState => {
-    let state = choices.get(index);
+/** A class, not a factory of closures: it lives as long as its stream, and what runs per event is a method (CONTRIBUTING.md, "Code"). */
+class OpenAIChatStreamDecoder implements StreamDecoder {
+  #choices = new Map<number, ChoiceState>();
+  #started = false;
+  #finished = false;
+  #usage: Usage | undefined;
+
+  decode(event: SseEvent): StreamPart[] {
+    if (event.unframed || this.#finished) return [];
+    if (event.data === '[DONE]') return this.#finish();
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(event.data);
+    } catch {
+      this.#finished = true;
+      return [{ type: 'error', error: invalidStreamEvent() }];
+    }
+    if (!isJsonObject(chunk)) return [];
+    if (chunk.error !== undefined || event.event === 'error') {
+      this.#finished = true;
+      const error = decodeOpenAIError(500, event.data);
+      return [{ type: 'error', error: new GatewayError(error.code === 'invalid_request' ? 'upstream_error' : error.code, error.message, { status: 502, upstream: error.upstream }) }];
+    }
+    const parts: StreamPart[] = [];
+    if (!this.#started) {
+      this.#started = true;
+      parts.push({
+        type: 'start',
+        ...(typeof chunk.id === 'string' && { id: chunk.id }),
+        ...(typeof chunk.model === 'string' && { model: chunk.model }),
+      });
+    }
+    if (isJsonObject(chunk.usage)) this.#usage = convertOpenAIChatUsage(chunk.usage);
+    if (!Array.isArray(chunk.choices)) return parts;
+    for (const rawChoice of chunk.choices) {
+      if (!isJsonObject(rawChoice)) continue;
+      const index = typeof rawChoice.index === 'number' ? rawChoice.index : 0;
+      const state = this.#stateOf(index);
+      const { tag } = state;
+      const delta: JsonObject = isJsonObject(rawChoice.delta) ? rawChoice.delta : {};
+      const reasoning = delta.reasoning_content ?? delta.reasoning;
+      if (typeof reasoning === 'string' && reasoning) {
+        if (!state.reasoningOpen) {
+          state.reasoningOpen = true;
+          parts.push({ type: 'reasoning-start', id: state.reasoningId, ...tag });
+        }
+        parts.push({ type: 'reasoning-delta', id: state.reasoningId, delta: reasoning, ...tag });
+      }
+      const text = typeof delta.content === 'string' && delta.content ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
+      if (text) {
+        if (state.reasoningOpen) {
+          state.reasoningOpen = false;
+          parts.push({ type: 'reasoning-end', id: state.reasoningId, ...tag });
+        }
+        if (!state.textOpen) {
+          state.textOpen = true;
+          parts.push({ type: 'text-start', id: state.textId, ...tag });
+        }
+        parts.push({ type: 'text-delta', id: state.textId, delta: text, ...tag });
+      }
+      if (Array.isArray(delta.tool_calls)) {
+        for (const rawCall of delta.tool_calls) {
+          if (!isJsonObject(rawCall)) continue;
+          const callIndex = typeof rawCall.index === 'number' ? rawCall.index : 0;
+          const fn: JsonObject = isJsonObject(rawCall.function) ? rawCall.function : {};
+          let tool = state.tools.get(callIndex);
+          if (!tool) {
+            const id = typeof rawCall.id === 'string' && rawCall.id ? rawCall.id : `call_${index}_${callIndex}`;
+            tool = { id, name: typeof fn.name === 'string' ? fn.name : '', input: new DeltaText() };
+            state.tools.set(callIndex, tool);
+            parts.push({ type: 'tool-input-start', id: tool.id, toolName: tool.name, ...tag });
+          }
+          if (typeof fn.arguments === 'string' && fn.arguments) {
+            tool.input.append(fn.arguments);
+            parts.push({ type: 'tool-input-delta', id: tool.id, delta: fn.arguments, ...tag });
+          }
+        }
+      }
+      if (typeof rawChoice.finish_reason === 'string') {
+        state.finishReason = mapOpenAIChatFinishReason(rawChoice.finish_reason);
+        closeOpen(state, parts);
+      }
+    }
+    return parts;
+  }
+
+  end(): StreamPart[] {
+    if (this.#finished) return [];
+    if (this.#isComplete()) return this.#finish();
+    this.#finished = true;
+    return [{ type: 'error', error: streamEndedEarly('a choice with its finish_reason') }];
+  }
+
+  /** Whether the stream has started and every choice of it has its `finish_reason`. */
+  #isComplete(): boolean {
+    if (!this.#started || this.#choices.size === 0) return false;
+    for (const state of this.#choices.values()) {
+      if (state.finishReason === undefined) return false;
+    }
+    return true;
+  }
+
+  #stateOf(index: number): ChoiceState {
+    let state = this.#choices.get(index);
     if (!state) {
       state = { tag: index === 0 ? {} : { choice: index }, textId: `text-${index}`, reasoningId: `reasoning-${index}`, textOpen: false, reasoningOpen: false, tools: new Map() };
-      choices.set(index, state);
+      this.#choices.set(index, state);
     }
     return state;
-  };
+  }
 
-  const closeOpen = (state: ChoiceState, parts: StreamPart[]) => {
-    const { tag } = state;
-    if (state.reasoningOpen) {
-      parts.push({ type: 'reasoning-end', id: state.reasoningId, ...tag });
-      state.reasoningOpen = false;
-    }
-    if (state.textOpen) {
-      parts.push({ type: 'text-end', id: state.textId, ...tag });
-      state.textOpen = false;
-    }
-    for (const tool of state.tools.values()) {
-      parts.push({ type: 'tool-input-end', id: tool.id, ...tag });
-      parts.push({ type: 'tool-call', toolCallId: tool.id, toolName: tool.name, input: tool.input.toString(), ...tag });
-    }
-    state.tools.clear();
-  };
-
-  const finish = (): StreamPart[] => {
-    if (finished || !started) return [];
-    finished = true;
+  #finish(): StreamPart[] {
+    if (this.#finished || !this.#started) return [];
+    this.#finished = true;
     const parts: StreamPart[] = [];
-    const indexes = [...choices.keys()].sort((a, b) => a - b);
+    const indexes = [...this.#choices.keys()].sort((a, b) => a - b);
     if (indexes.length === 0) indexes.push(0);
-    indexes.forEach((index, position) => {
-      const state = stateOf(index);
+    for (let position = 0; position < indexes.length; position++) {
+      const index = indexes[position];
+      const state = this.#stateOf(index);
       closeOpen(state, parts);
       const last = position === indexes.length - 1;
       parts.push({
         type: 'finish',
         finishReason: state.finishReason ?? { unified: 'other' },
-        usage: last && usage ? usage : { input: {}, output: {} },
+        usage: last && this.#usage ? this.#usage : { input: {}, output: {} },
         ...(index === 0 ? {} : { choice: index }),
       });
-    });
+    }
     return parts;
-  };
+  }
+}
 
-  return {
-    decode(event: SseEvent): StreamPart[] {
-      if (event.unframed || finished) return [];
-      if (event.data === '[DONE]') return finish();
-      let chunk: unknown;
-      try {
-        chunk = JSON.parse(event.data);
-      } catch {
-        finished = true;
-        return [{ type: 'error', error: invalidStreamEvent() }];
-      }
-      if (!isJsonObject(chunk)) return [];
-      if (chunk.error !== undefined || event.event === 'error') {
-        finished = true;
-        const error = decodeOpenAIError(500, event.data);
-        return [{ type: 'error', error: new GatewayError(error.code === 'invalid_request' ? 'upstream_error' : error.code, error.message, { status: 502, upstream: error.upstream }) }];
-      }
-      const parts: StreamPart[] = [];
-      if (!started) {
-        started = true;
-        parts.push({
-          type: 'start',
-          ...(typeof chunk.id === 'string' && { id: chunk.id }),
-          ...(typeof chunk.model === 'string' && { model: chunk.model }),
-        });
-      }
-      if (isJsonObject(chunk.usage)) usage = convertOpenAIChatUsage(chunk.usage);
-      if (!Array.isArray(chunk.choices)) return parts;
-      for (const rawChoice of chunk.choices) {
-        if (!isJsonObject(rawChoice)) continue;
-        const index = typeof rawChoice.index === 'number' ? rawChoice.index : 0;
-        const state = stateOf(index);
-        const { tag } = state;
-        const delta: JsonObject = isJsonObject(rawChoice.delta) ? rawChoice.delta : {};
-        const reasoning = delta.reasoning_content ?? delta.reasoning;
-        if (typeof reasoning === 'string' && reasoning) {
-          if (!state.reasoningOpen) {
-            state.reasoningOpen = true;
-            parts.push({ type: 'reasoning-start', id: state.reasoningId, ...tag });
-          }
-          parts.push({ type: 'reasoning-delta', id: state.reasoningId, delta: reasoning, ...tag });
-        }
-        const text = typeof delta.content === 'string' && delta.content ? delta.content : typeof delta.refusal === 'string' ? delta.refusal : '';
-        if (text) {
-          if (state.reasoningOpen) {
-            state.reasoningOpen = false;
-            parts.push({ type: 'reasoning-end', id: state.reasoningId, ...tag });
-          }
-          if (!state.textOpen) {
-            state.textOpen = true;
-            parts.push({ type: 'text-start', id: state.textId, ...tag });
-          }
-          parts.push({ type: 'text-delta', id: state.textId, delta: text, ...tag });
-        }
-        if (Array.isArray(delta.tool_calls)) {
-          for (const rawCall of delta.tool_calls) {
-            if (!isJsonObject(rawCall)) continue;
-            const callIndex = typeof rawCall.index === 'number' ? rawCall.index : 0;
-            const fn: JsonObject = isJsonObject(rawCall.function) ? rawCall.function : {};
-            let tool = state.tools.get(callIndex);
-            if (!tool) {
-              const id = typeof rawCall.id === 'string' && rawCall.id ? rawCall.id : `call_${index}_${callIndex}`;
-              tool = { id, name: typeof fn.name === 'string' ? fn.name : '', input: new DeltaText() };
-              state.tools.set(callIndex, tool);
-              parts.push({ type: 'tool-input-start', id: tool.id, toolName: tool.name, ...tag });
-            }
-            if (typeof fn.arguments === 'string' && fn.arguments) {
-              tool.input.append(fn.arguments);
-              parts.push({ type: 'tool-input-delta', id: tool.id, delta: fn.arguments, ...tag });
-            }
-          }
-        }
-        if (typeof rawChoice.finish_reason === 'string') {
-          state.finishReason = mapOpenAIChatFinishReason(rawChoice.finish_reason);
-          closeOpen(state, parts);
-        }
-      }
-      return parts;
-    },
-    end(): StreamPart[] {
-      if (finished) return [];
-      const complete = started && choices.size > 0 && [...choices.values()].every((state) => state.finishReason !== undefined);
-      if (complete) return finish();
-      finished = true;
-      return [{ type: 'error', error: streamEndedEarly('a choice with its finish_reason') }];
-    },
-  };
+/** Ends the choice's open reasoning, text and tool calls (a tool call with its whole input), into `parts`. */
+function closeOpen(state: ChoiceState, parts: StreamPart[]): void {
+  const { tag } = state;
+  if (state.reasoningOpen) {
+    parts.push({ type: 'reasoning-end', id: state.reasoningId, ...tag });
+    state.reasoningOpen = false;
+  }
+  if (state.textOpen) {
+    parts.push({ type: 'text-end', id: state.textId, ...tag });
+    state.textOpen = false;
+  }
+  for (const tool of state.tools.values()) {
+    parts.push({ type: 'tool-input-end', id: tool.id, ...tag });
+    parts.push({ type: 'tool-call', toolCallId: tool.id, toolName: tool.name, input: tool.input.toString(), ...tag });
+  }
+  state.tools.clear();
 }
