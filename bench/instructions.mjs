@@ -10,7 +10,11 @@
 // optimizing compiler (a late compile moves a run by 2-10 k), and the functions that cost most
 // besides the compiler, JIT code named through node's perf map.
 //
-//   node bench/instructions.mjs <path | floor:<path> | reference> [--stream [--pace 0]] [--line] [--log-off] [--inspector-off] [--warm 30000] [--requests 4000] [--top 20]
+//   node bench/instructions.mjs <path | floor:<path> | reference> [--stream [--pace 0]] [--line] [--log-off] [--inspector-off] [--warm 30000] [--warm-all] [--requests 4000] [--top 20]
+//
+// `--warm-all` warms the gateway on every path, stream and non-stream in turn, as the bench's
+// rounds do, before the measured path is counted alone: against a warm-up on that path only, it
+// shows what serving several paths costs the one measured (call sites that met other shapes).
 //
 // `--line` keeps the gateway's stderr line (the tools run it --quiet otherwise); `--log-off` turns
 // its request log off, `--inspector-off` the inspector's last requests. About 5 minutes with the defaults. Needs valgrind and dist/ (npm run build).
@@ -21,10 +25,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientRequest } from './lib/bodies.mjs';
+import { PATHS } from './lib/catalog.mjs';
 import { GATEWAY_OPTIONS, gatewaySetup, isMeasurableTarget, startFakeUpstream, startMeasuredProcess, TARGETS } from './lib/measured-process.mjs';
 import { setUpstreamShape } from './lib/run-throughput.mjs';
 
-const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream [--pace MS]] [--line] [--log-off] [--inspector-off] [--warm N] [--requests N] [--top N]`;
+const USAGE = `usage: node bench/instructions.mjs ${TARGETS} [--stream [--pace MS]] [--line] [--log-off] [--inspector-off] [--warm N] [--warm-all] [--requests N] [--top N]`;
 const CONCURRENCY = 10;
 const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -35,6 +40,7 @@ const { values: options, positionals } = parseArgs({
     pace: { type: 'string', default: '0' },
     ...GATEWAY_OPTIONS,
     warm: { type: 'string', default: '30000' },
+    'warm-all': { type: 'boolean', default: false },
     requests: { type: 'string', default: '4000' },
     top: { type: 'string', default: '20' },
   },
@@ -42,7 +48,7 @@ const { values: options, positionals } = parseArgs({
 const target = positionals[0] ?? '';
 const [warm, requests, top, pace] = [options.warm, options.requests, options.top, options.pace].map(Number);
 const setup = gatewaySetup(target, options);
-if (!isMeasurableTarget(target) || !setup || !(warm >= 0) || !(requests >= 1) || !(top >= 0) || !(pace >= 0) || (pace > 0 && !options.stream)) {
+if (!isMeasurableTarget(target) || !setup || !(warm >= 0) || !(requests >= 1) || !(top >= 0) || !(pace >= 0) || (pace > 0 && !options.stream) || (options['warm-all'] && PATHS[target] === undefined)) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -74,7 +80,16 @@ try {
   const send = requestSender(measured.url, request);
   const control = (...args) => execFileSync('callgrind_control', [...args, String(measured.pid)], { stdio: 'ignore' });
 
-  await send(warm);
+  if (options['warm-all']) {
+    // A share of the warm-up for each path and kind, in rounds, as the bench interleaves them.
+    // A connection per request: a kept-alive one idle past the server's keep-alive timeout while
+    // the other senders take their turn (valgrind is slow) would be reset under the next request.
+    const senders = Object.values(PATHS).flatMap((each) => [false, true].map((stream) => requestSender(measured.url, clientRequest(each.client, each.model, stream), false)));
+    const rounds = 10;
+    for (let round = 0; round < rounds; round += 1) for (const sendEach of senders) await sendEach(Math.ceil(warm / rounds / senders.length));
+  } else {
+    await send(warm);
+  }
   control('-i', 'on');
   control('-z');
   await send(requests);
@@ -82,7 +97,7 @@ try {
   const counts = await countsPerRequest(`${outFile}.1`, measured.pid, requests);
   const unit = options.stream ? 'stream' : 'request';
   const streams = pace > 0 ? `streams (records ${pace} ms apart)` : 'streams';
-  console.log(`${target}${setup.label}: ${requests} ${options.stream ? streams : 'non-stream requests'} at c=${CONCURRENCY} after ${warm}`);
+  console.log(`${target}${setup.label}: ${requests} ${options.stream ? streams : 'non-stream requests'} at c=${CONCURRENCY} after ${warm}${options['warm-all'] ? ' on every path' : ''}`);
   console.log(`  ${Math.round(counts.total / 1000)} k instructions per ${unit}, ${Math.round(counts.withoutCompiler / 1000)} k without V8's compiler`);
   for (const [name, count] of counts.functions.slice(0, top)) console.log(`  ${String(Math.round(count)).padStart(8)}  ${name}`);
 } finally {
@@ -94,8 +109,8 @@ try {
  * Sends `count` requests, `CONCURRENCY` at a time; any answer but 200 stops the tool, and so does
  * a request unanswered after `REQUEST_TIMEOUT_MS` (valgrind's first requests take seconds, not minutes).
  */
-function requestSender(url, { path, headers, body }) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+function requestSender(url, { path, headers, body }, keepAlive = true) {
+  const agent = new Agent({ keepAlive, maxSockets: CONCURRENCY });
   const one = () =>
     new Promise((resolve, reject) => {
       const outgoing = httpRequest(`${url}${path}`, { method: 'POST', agent, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, (response) => {

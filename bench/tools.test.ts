@@ -13,6 +13,7 @@ const HEAP_PER_STREAM = fileURLToPath(new URL('./heap-per-stream.mjs', import.me
 const GC_PER_STREAM = fileURLToPath(new URL('./gc-per-stream.mjs', import.meta.url));
 const FIRST_BYTE_PHASES = fileURLToPath(new URL('./first-byte-phases.mjs', import.meta.url));
 const INSTRUCTIONS = fileURLToPath(new URL('./instructions.mjs', import.meta.url));
+const REOPTIMIZATIONS = fileURLToPath(new URL('./reoptimizations.mjs', import.meta.url));
 // .ci/run installs valgrind; a machine without it skips that tool's test and says so.
 const hasValgrind = spawnSync('valgrind', ['--version']).status === 0;
 if (!hasValgrind) console.warn('valgrind is not installed: the test of bench/instructions.mjs is skipped');
@@ -77,6 +78,17 @@ describe('the profiling tools of bench/', () => {
     expect(Number(threads![1])).toBeGreaterThan(0);
     // The observer loaded into the gateway answered: its totals are numbers, not a failure to read them.
     expect(output).toMatch(/^ {2}collector pauses [\d.]+ µs per stream \(young generation\), [\d.]+ µs \(full\)$/m);
+  }, 60_000);
+
+  it('bench/reoptimizations.mjs counts what TurboFan compiles in each round of traffic on every path', async () => {
+    const { code, output } = await runNodeScript(REOPTIMIZATIONS, ['--quick', '--top', '500'], 60_000);
+    expect(code, output).toBe(0);
+    const rounds = [...output.matchAll(/^round +(\d+): +(\d+) functions optimized, (\d+) deoptimizations$/gm)];
+    expect(rounds.map((round) => Number(round[1])), output).toEqual([1, 2]);
+    // The first round compiles what every path runs, the gateway's own code among it.
+    expect(Number(rounds[0]![2])).toBeGreaterThan(0);
+    expect(output).toMatch(/^compiled by TurboFan in rounds 2-2 \(times, function\):$/m);
+    expect(output).not.toMatch(/file:\/\//);
   }, 60_000);
 
   it("bench/first-byte-phases.mjs times a stream's way to its first byte inside the process, step by step", async () => {
