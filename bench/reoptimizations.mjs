@@ -2,7 +2,7 @@
 // What V8 optimizes again, round after round, in a gateway that serves every path in turn as the
 // bench does: each round sends every path, non-stream and stream, at c=10 then c=100, for a short
 // window each, so each path waits while the others run. V8's log (`--log-code --log-deopt`) gives
-// the functions TurboFan compiled in each round and the deoptimizations. A process past its
+// the functions optimized (TurboFan; Maglev too on Node 22 and later) in each round and the deoptimizations. A process past its
 // warm-up compiles little; one that keeps compiling the same functions round after round, with no
 // deoptimization to explain it, is losing their optimized code while they wait: a closure made
 // per request or per stream keeps it only as long as one such closure is alive, so a full
@@ -74,7 +74,7 @@ try {
   const late = perRound.slice(Math.floor(rounds / 2));
   const counts = new Map();
   for (const { optimized } of late) for (const name of optimized) counts.set(name, (counts.get(name) ?? 0) + 1);
-  console.log(`compiled by TurboFan in rounds ${Math.floor(rounds / 2) + 1}-${rounds} (times, function):`);
+  console.log(`optimized in rounds ${Math.floor(rounds / 2) + 1}-${rounds} (times, function):`);
   for (const [name, count] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${String(count).padStart(4)}  ${name}`);
 } finally {
   for (const service of services.reverse()) await service.stop();
@@ -82,8 +82,9 @@ try {
 }
 
 /**
- * TurboFan's compilations (`code-creation` of a JS function whose state is `*`) and the
- * deoptimizations (`code-deopt`) in a piece of V8's log. A function's name is its last fields
+ * The optimizing compilations (`code-creation` of a JS function whose state is `*`, TurboFan, or
+ * `+`, Maglev, which Node 22 and later run first) and the deoptimizations (`code-deopt`) in a
+ * piece of V8's log. A function's name is its last fields
  * but one: name and position, then its state.
  */
 function parseLog(text) {
@@ -91,7 +92,7 @@ function parseLog(text) {
   let deoptimized = 0;
   for (const line of text.split('\n')) {
     if (line.startsWith('code-deopt,')) deoptimized += 1;
-    else if (line.startsWith('code-creation,JS,') && line.endsWith(',*')) {
+    else if (line.startsWith('code-creation,JS,') && (line.endsWith(',*') || line.endsWith(',+'))) {
       const fields = line.split(',');
       optimized.push(fields.slice(6, -2).join(',').replace(/file:\/\/\/?[^ ]*?\/(dist|node_modules)\//, '$1/').replace(/\/[^ ]*\/node_modules\//, 'node_modules/'));
     }
