@@ -21,6 +21,7 @@ export const HOT_PATH_FILES = [
   'src/protocols/openai-chat/decode-stream.ts',
   'src/protocols/openai-responses/decode-stream.ts',
   'src/protocols/openai-responses/read-stream-items.ts',
+  'src/protocols/parse-event-data.ts',
   // Collector: every part of every stream, for usage, the log and recovery records.
   'src/core/collect-stream.ts',
   'src/core/delta-text.ts',

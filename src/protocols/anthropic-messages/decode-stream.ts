@@ -4,6 +4,7 @@ import type { ProtocolMetadata } from '../../core/protocol.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { SseEvent } from '../../sse/sse-event.js';
 import type { StreamDecoder } from '../protocol-codec.js';
+import { parseEventData } from '../parse-event-data.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 import { readAnthropicExtraFields, toAnthropicMetadata, markAsAnthropic } from './block-metadata.js';
 import { convertAnthropicMessagesUsage } from './convert-usage.js';
@@ -19,12 +20,8 @@ import { invalidStreamEvent, streamEndedEarly } from '../../core/stream-ended-ea
 export function endsAnthropicMessagesStream(event: SseEvent): boolean {
   if (event.unframed) return false;
   if (event.event === 'message_stop' || event.event === 'error') return true;
-  let data: unknown;
-  try {
-    data = JSON.parse(event.data);
-  } catch {
-    return false;
-  }
+  const data = parseEventData(event.data);
+  if (data === undefined) return false;
   return isJsonObject(data) && (data.type === 'message_stop' || data.type === 'error');
 }
 
@@ -56,10 +53,8 @@ class AnthropicMessagesStreamDecoder implements StreamDecoder {
 
   decode(event: SseEvent): StreamPart[] {
     if (this.#finished || event.unframed) return [];
-    let data: unknown;
-    try {
-      data = JSON.parse(event.data);
-    } catch {
+    const data = parseEventData(event.data);
+    if (data === undefined) {
       this.#finished = true;
       return [{ type: 'error', error: invalidStreamEvent() }];
     }

@@ -3,6 +3,7 @@ import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
 import type { SseEvent } from '../../sse/sse-event.js';
 import type { StreamDecoder } from '../protocol-codec.js';
+import { parseEventData } from '../parse-event-data.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 import { buildGeminiResponseMetadata } from './candidate-fields.js';
 import { convertGeminiUsage } from './convert-usage.js';
@@ -17,13 +18,9 @@ import { invalidStreamEvent, streamEndedEarly } from '../../core/stream-ended-ea
  * the raw event, for a passthrough stream's last events; the decoder below follows it.
  */
 export function endsGeminiStream(event: SseEvent): boolean {
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(event.data);
-  } catch {
-    return false;
-  }
-  if (Array.isArray(chunk)) chunk = chunk[0];
+  const parsed = parseEventData(event.data);
+  if (parsed === undefined) return false;
+  const chunk: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!isJsonObject(chunk)) return false;
   if (isJsonObject(chunk.error)) return true;
   if (isJsonObject(chunk.promptFeedback) && chunk.promptFeedback.blockReason !== undefined) return true;
@@ -60,10 +57,8 @@ class GeminiStreamDecoder implements StreamDecoder {
   decode(event: SseEvent): StreamPart[] {
     if (event.unframed) return this.#decodeUnframed(event.data);
     if (this.#finished) return [];
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(event.data);
-    } catch {
+    const chunk = parseEventData(event.data);
+    if (chunk === undefined) {
       this.#finished = true;
       return [{ type: 'error', error: invalidStreamEvent() }];
     }
@@ -158,10 +153,8 @@ class GeminiStreamDecoder implements StreamDecoder {
   #decodeUnframed(line: string): StreamPart[] {
     const unframed = this.#unframed ? `${this.#unframed}\n${line}` : line;
     this.#unframed = unframed;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(unframed);
-    } catch {
+    const parsed = parseEventData(unframed);
+    if (parsed === undefined) {
       if (unframed.length > MAX_UNFRAMED_LENGTH) this.#unframed = '';
       return [];
     }

@@ -5,6 +5,7 @@ import type { StreamPart } from '../../core/stream-part.js';
 import type { Usage } from '../../core/usage.js';
 import type { SseEvent } from '../../sse/sse-event.js';
 import type { StreamDecoder } from '../protocol-codec.js';
+import { parseEventData } from '../parse-event-data.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 import { convertOpenAIChatUsage } from './convert-usage.js';
 import { decodeOpenAIError } from './decode-error.js';
@@ -19,12 +20,8 @@ import { invalidStreamEvent, streamEndedEarly } from '../../core/stream-ended-ea
 export function endsOpenAIChatStream(event: SseEvent): boolean {
   if (event.unframed) return false;
   if (event.data === '[DONE]') return true;
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(event.data);
-  } catch {
-    return false;
-  }
+  const chunk = parseEventData(event.data);
+  if (chunk === undefined) return false;
   if (!isJsonObject(chunk)) return false;
   if (chunk.error !== undefined || event.event === 'error') return true;
   return Array.isArray(chunk.choices) && chunk.choices.some((choice) => isJsonObject(choice) && typeof choice.finish_reason === 'string');
@@ -69,10 +66,8 @@ class OpenAIChatStreamDecoder implements StreamDecoder {
   decode(event: SseEvent): StreamPart[] {
     if (event.unframed || this.#finished) return [];
     if (event.data === '[DONE]') return this.#finish();
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(event.data);
-    } catch {
+    const chunk = parseEventData(event.data);
+    if (chunk === undefined) {
       this.#finished = true;
       return [{ type: 'error', error: invalidStreamEvent() }];
     }

@@ -1,5 +1,6 @@
 import type { SseEvent } from '../../sse/sse-event.js';
 import type { PassthroughOptions, PreparedPassthrough } from '../protocol-codec.js';
+import { parseEventData } from '../parse-event-data.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 
 /**
@@ -18,10 +19,6 @@ export function prepareOpenAIChatPassthrough(body: JsonObject, options: Passthro
 function isUsageOnlyChunk(event: SseEvent): boolean {
   // Cheap test first: the usage chunk is the only one with an empty choices list.
   if (!event.data.includes('"choices":[]')) return false;
-  try {
-    const chunk: unknown = JSON.parse(event.data);
-    return isJsonObject(chunk) && Array.isArray(chunk.choices) && chunk.choices.length === 0;
-  } catch {
-    return false;
-  }
+  const chunk = parseEventData(event.data);
+  return isJsonObject(chunk) && Array.isArray(chunk.choices) && chunk.choices.length === 0;
 }

@@ -2,6 +2,7 @@ import { expandResponseToStreamParts } from '../../core/expand-response.js';
 import type { StreamPart } from '../../core/stream-part.js';
 import type { SseEvent } from '../../sse/sse-event.js';
 import type { StreamDecoder } from '../protocol-codec.js';
+import { parseEventData } from '../parse-event-data.js';
 import { isJsonObject, type JsonObject } from '../read-fields.js';
 import { convertOpenAIResponsesUsage } from './convert-usage.js';
 import { decodeOpenAIResponsesErrorEvent, decodeOpenAIResponsesFailure } from './decode-error.js';
@@ -20,12 +21,8 @@ const TERMINAL_EVENTS = new Set(['response.completed', 'response.incomplete', 'r
 export function endsOpenAIResponsesStream(event: SseEvent): boolean {
   if (event.unframed) return false;
   if (event.event !== undefined && TERMINAL_EVENTS.has(event.event)) return true;
-  let payload: unknown;
-  try {
-    payload = JSON.parse(event.data);
-  } catch {
-    return false;
-  }
+  const payload = parseEventData(event.data);
+  if (payload === undefined) return false;
   return isJsonObject(payload) && typeof payload.type === 'string' && TERMINAL_EVENTS.has(payload.type);
 }
 
@@ -49,10 +46,8 @@ class OpenAIResponsesStreamDecoder implements StreamDecoder {
 
   decode(event: SseEvent): StreamPart[] {
     if (this.#finished || event.unframed) return [];
-    let payload: unknown;
-    try {
-      payload = JSON.parse(event.data);
-    } catch {
+    const payload = parseEventData(event.data);
+    if (payload === undefined) {
       this.#finished = true;
       return [{ type: 'error', error: invalidStreamEvent() }];
     }
